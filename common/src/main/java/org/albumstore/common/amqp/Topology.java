@@ -1,0 +1,53 @@
+package org.albumstore.common.amqp;
+
+import com.rabbitmq.client.BuiltinExchangeType;
+import com.rabbitmq.client.Channel;
+import java.io.IOException;
+import java.util.HashMap;
+import java.util.Map;
+import org.albumstore.common.config.AmqpSettings;
+
+/**
+ * The broker topology both sides declare at start-up (declaring is idempotent, so whichever starts
+ * first creates it): a durable direct exchange, the durable write queue bound to it, and a
+ * dead-letter exchange with its queue for messages that can never be applied.
+ *
+ * <pre>
+ *   server --publish(ROUTING_KEY)--> [exchange] --> [queue] --> consumer
+ *                                                      | reject / poison
+ *                                                      v
+ *                                      [dead-letter exchange] --> [dead-letter queue]
+ * </pre>
+ */
+public final class Topology {
+  /** The routing key of write messages. */
+  public static final String ROUTING_KEY = "write";
+
+  /** Header set on dead-lettered messages: why they could not be applied. */
+  public static final String REASON_HEADER = "albumstore-dead-letter-reason";
+
+  private Topology() {}
+
+  public static void declare(Channel channel, AmqpSettings s) throws IOException {
+    Map<String, Object> typeOnly = new HashMap<>();
+    typeOnly.put("x-queue-type", s.queueType().wireName());
+
+    channel.exchangeDeclare(s.deadLetterExchange(), BuiltinExchangeType.FANOUT, true);
+    channel.queueDeclare(s.deadLetterQueue(), true, false, false, typeOnly);
+    channel.queueBind(s.deadLetterQueue(), s.deadLetterExchange(), "");
+
+    Map<String, Object> queueArgs = new HashMap<>(typeOnly);
+    queueArgs.put("x-dead-letter-exchange", s.deadLetterExchange());
+    channel.exchangeDeclare(s.exchange(), BuiltinExchangeType.DIRECT, true);
+    channel.queueDeclare(s.queue(), true, false, false, queueArgs);
+    channel.queueBind(s.queue(), s.exchange(), ROUTING_KEY);
+  }
+
+  /** Deletes everything {@link #declare} made; for tests that use a queue of their own. */
+  public static void delete(Channel channel, AmqpSettings s) throws IOException {
+    channel.queueDelete(s.queue());
+    channel.queueDelete(s.deadLetterQueue());
+    channel.exchangeDelete(s.exchange());
+    channel.exchangeDelete(s.deadLetterExchange());
+  }
+}

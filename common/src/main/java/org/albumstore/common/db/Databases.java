@@ -1,0 +1,32 @@
+package org.albumstore.common.db;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import org.albumstore.common.config.DatabaseSettings;
+
+/** HikariCP pools configured the same way by the server (reads) and the consumer (writes). */
+public final class Databases {
+  private Databases() {}
+
+  /**
+   * A fixed-size pool. {@code initializationFailTimeout = -1} lets the pool start while PostgreSQL
+   * is still down: callers retry (consumer) or answer 503 (server) rather than refuse to start.
+   */
+  public static HikariDataSource pool(DatabaseSettings s, String poolName, int size) {
+    HikariConfig c = new HikariConfig();
+    c.setPoolName(poolName);
+    c.setJdbcUrl(s.jdbcUrl());
+    c.setUsername(s.user());
+    c.setPassword(s.password());
+    c.setMaximumPoolSize(size);
+    c.setMinimumIdle(size);
+    c.setConnectionTimeout(5_000);
+    c.setValidationTimeout(2_000);
+    c.setInitializationFailTimeout(-1);
+    // Server-side prepared statements after the first use: the hot statements run thousands of
+    // times per second.
+    c.addDataSourceProperty("prepareThreshold", "1");
+    c.addDataSourceProperty("ApplicationName", poolName);
+    return new HikariDataSource(c);
+  }
+}

@@ -1,0 +1,130 @@
+package org.albumstore.common.event;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.rabbitmq.client.AMQP;
+import java.io.IOException;
+import java.util.Date;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+
+/**
+ * The wire form of {@link WriteBatch}: a versioned JSON body in a persistent message with a unique
+ * {@code messageId}. Both sides of the queue use this one class, so they cannot drift apart.
+ *
+ * <p>Decoding validates everything the consumer relies on (IDs, votes, profiles, image presence);
+ * what fails is an {@link InvalidMessageException}, never a half-applied batch.
+ */
+public final class EventCodec {
+  /** The only body version this code writes and reads. */
+  public static final int VERSION = 1;
+
+  /** The AMQP {@code type} property of write messages. */
+  public static final String MESSAGE_TYPE = "albumstore.writes";
+
+  public static final String CONTENT_TYPE = "application/json";
+
+  /** Header carrying the body version, so a consumer can reject a version before parsing. */
+  public static final String VERSION_HEADER = "albumstore-version";
+
+  private static final ObjectMapper MAPPER =
+      new ObjectMapper().disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
+
+  private EventCodec() {}
+
+  public static byte[] encode(WriteBatch batch) {
+    try {
+      return MAPPER.writeValueAsBytes(batch);
+    } catch (JsonProcessingException e) {
+      // Records of strings, UUIDs and byte arrays always serialise; this is a programming error.
+      throw new IllegalStateException("cannot encode a write batch", e);
+    }
+  }
+
+  /** Persistent-message properties for a batch, with a fresh unique message ID. */
+  public static AMQP.BasicProperties properties(WriteBatch batch) {
+    return new AMQP.BasicProperties.Builder()
+        .contentType(CONTENT_TYPE)
+        .deliveryMode(2)
+        .messageId(UUID.randomUUID().toString())
+        .type(MESSAGE_TYPE)
+        .timestamp(new Date(batch.publishedAtMillis()))
+        .headers(Map.of(VERSION_HEADER, batch.version()))
+        .build();
+  }
+
+  public static WriteBatch decode(byte[] body) throws InvalidMessageException {
+    if (body == null || body.length == 0) {
+      throw new InvalidMessageException("empty body");
+    }
+    final WriteBatch batch;
+    try {
+      batch = MAPPER.readValue(body, WriteBatch.class);
+    } catch (IOException e) {
+      throw new InvalidMessageException("undecodable body: " + firstLine(e.getMessage()), e);
+    }
+    validate(batch);
+    return batch;
+  }
+
+  static void validate(WriteBatch batch) throws InvalidMessageException {
+    if (batch == null) {
+      throw new InvalidMessageException("body is JSON null");
+    }
+    if (batch.version() != VERSION) {
+      throw new InvalidMessageException(
+          "unknown version " + batch.version() + " (this consumer reads version " + VERSION + ")");
+    }
+    if (batch.size() == 0) {
+      throw new InvalidMessageException("batch holds no albums and no reviews");
+    }
+    Set<String> albumIds = new HashSet<>();
+    for (NewAlbum a : batch.albums()) {
+      if (a == null || !Identifiers.isValidToken(a.albumId())) {
+        throw new InvalidMessageException("album with an invalid albumId");
+      }
+      if (!albumIds.add(a.albumId())) {
+        // One statement cannot insert the same key twice; the server never batches one album twice.
+        throw new InvalidMessageException("album " + a.albumId() + " appears twice in one batch");
+      }
+      if (a.profile() == null) {
+        throw new InvalidMessageException("album " + a.albumId() + " has no profile");
+      }
+      String problem = a.profile().problem();
+      if (problem != null) {
+        throw new InvalidMessageException("album " + a.albumId() + ": " + problem);
+      }
+      if (a.image() == null || a.image().length == 0) {
+        throw new InvalidMessageException("album " + a.albumId() + " has no image");
+      }
+    }
+    for (Review r : batch.reviews()) {
+      if (r == null || r.eventId() == null) {
+        throw new InvalidMessageException("review without an eventId");
+      }
+      if (!Identifiers.isValidToken(r.albumId())) {
+        throw new InvalidMessageException("review " + r.eventId() + " has an invalid albumId");
+      }
+      if (r.vote() == null) {
+        throw new InvalidMessageException("review " + r.eventId() + " is neither like nor dislike");
+      }
+    }
+  }
+
+  /** For tests and tools: a batch of reviews only, stamped now. */
+  public static WriteBatch reviews(List<Review> reviews) {
+    return new WriteBatch(VERSION, System.currentTimeMillis(), List.of(), reviews);
+  }
+
+  private static String firstLine(String s) {
+    if (s == null) {
+      return "";
+    }
+    int nl = s.indexOf('\n');
+    return nl < 0 ? s : s.substring(0, nl);
+  }
+}

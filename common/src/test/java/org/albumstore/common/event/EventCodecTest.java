@@ -1,0 +1,109 @@
+package org.albumstore.common.event;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.UUID;
+import org.junit.jupiter.api.Test;
+
+class EventCodecTest {
+  private static final AlbumProfile PISTOLS =
+      new AlbumProfile("Sex Pistols", "Never Mind The Bollocks!", "1977");
+
+  @Test
+  void batchRoundTripsWithEveryField() throws Exception {
+    UUID id = UUID.randomUUID();
+    WriteBatch in =
+        new WriteBatch(
+            EventCodec.VERSION,
+            1_700_000_000_123L,
+            List.of(
+                new NewAlbum(
+                    "a1", new AlbumProfile("Björk", "Homogenic ✓", "1997"), new byte[] {1, 2, 3})),
+            List.of(
+                new Review(id, "42", Vote.LIKE),
+                new Review(UUID.randomUUID(), "42", Vote.DISLIKE)));
+
+    WriteBatch out = EventCodec.decode(EventCodec.encode(in));
+
+    assertThat(out.version()).isEqualTo(1);
+    assertThat(out.publishedAtMillis()).isEqualTo(1_700_000_000_123L);
+    assertThat(out.albums()).hasSize(1);
+    assertThat(out.albums().get(0).profile())
+        .isEqualTo(new AlbumProfile("Björk", "Homogenic ✓", "1997"));
+    assertThat(out.albums().get(0).image()).containsExactly(1, 2, 3);
+    assertThat(out.reviews()).containsExactlyElementsOf(in.reviews());
+  }
+
+  @Test
+  void votesTravelAsTheirApiSpelling() {
+    String json =
+        new String(
+            EventCodec.encode(
+                EventCodec.reviews(List.of(new Review(UUID.randomUUID(), "7", Vote.DISLIKE)))),
+            StandardCharsets.UTF_8);
+    assertThat(json).contains("\"vote\":\"dislike\"").contains("\"version\":1");
+  }
+
+  @Test
+  void propertiesArePersistentTypedAndUnique() {
+    WriteBatch b = EventCodec.reviews(List.of(new Review(UUID.randomUUID(), "7", Vote.LIKE)));
+    var p1 = EventCodec.properties(b);
+    var p2 = EventCodec.properties(b);
+    assertThat(p1.getDeliveryMode()).isEqualTo(2);
+    assertThat(p1.getType()).isEqualTo(EventCodec.MESSAGE_TYPE);
+    assertThat(p1.getContentType()).isEqualTo("application/json");
+    assertThat(p1.getMessageId()).isNotEqualTo(p2.getMessageId());
+    assertThat(p1.getHeaders()).containsEntry(EventCodec.VERSION_HEADER, 1);
+  }
+
+  @Test
+  void undecodableBodyIsInvalid() {
+    assertThatThrownBy(() -> EventCodec.decode("not json".getBytes(StandardCharsets.UTF_8)))
+        .isInstanceOf(InvalidMessageException.class)
+        .hasMessageContaining("undecodable");
+    assertThatThrownBy(() -> EventCodec.decode(new byte[0])).hasMessageContaining("empty");
+    assertThatThrownBy(() -> EventCodec.decode("null".getBytes(StandardCharsets.UTF_8)))
+        .isInstanceOf(InvalidMessageException.class);
+  }
+
+  @Test
+  void unknownVersionIsInvalid() {
+    byte[] body =
+        EventCodec.encode(
+            new WriteBatch(
+                2, 0, List.of(), List.of(new Review(UUID.randomUUID(), "1", Vote.LIKE))));
+    assertThatThrownBy(() -> EventCodec.decode(body)).hasMessageContaining("unknown version 2");
+  }
+
+  @Test
+  void impossibleValuesAreInvalid() {
+    String[] bodies = {
+      "{\"version\":1,\"reviews\":[{\"eventId\":\""
+          + UUID.randomUUID()
+          + "\",\"albumId\":\"a b\",\"vote\":\"like\"}]}",
+      "{\"version\":1,\"reviews\":[{\"eventId\":\""
+          + UUID.randomUUID()
+          + "\",\"albumId\":\"1\",\"vote\":\"meh\"}]}",
+      "{\"version\":1,\"reviews\":[{\"albumId\":\"1\",\"vote\":\"like\"}]}",
+      "{\"version\":1,\"reviews\":[{\"eventId\":\"not-a-uuid\",\"albumId\":\"1\",\"vote\":\"like\"}]}",
+      "{\"version\":1,\"albums\":[{\"albumId\":\"x\",\"profile\":{\"artist\":\"a\",\"title\":\"t\",\"year\":\"19x7\"},\"image\":\"AQ==\"}]}",
+      "{\"version\":1,\"albums\":[{\"albumId\":\"x\",\"profile\":{\"artist\":\"a\",\"title\":\"t\",\"year\":\"1977\"}}]}",
+      "{\"version\":1}",
+    };
+    for (String body : bodies) {
+      assertThatThrownBy(() -> EventCodec.decode(body.getBytes(StandardCharsets.UTF_8)))
+          .as(body)
+          .isInstanceOf(InvalidMessageException.class);
+    }
+  }
+
+  @Test
+  void sameAlbumTwiceInOneBatchIsInvalid() {
+    NewAlbum a = new NewAlbum("dup", PISTOLS, new byte[] {1});
+    byte[] body = EventCodec.encode(new WriteBatch(1, 0, List.of(a, a), List.of()));
+    assertThatThrownBy(() -> EventCodec.decode(body)).hasMessageContaining("twice");
+  }
+}

@@ -1,0 +1,36 @@
+-- Album Store schema. Safe to apply twice: every statement is IF NOT EXISTS.
+-- Apply by hand with:  psql -h 127.0.0.1 -U postgres -d albumstore -f schema.sql
+-- or let the consumer apply it:  java -jar consumer/target/albumstore-consumer.jar --init-schema
+
+-- One row per album. album_id is text, not a serial: the server assigns it (a UUID, or one derived
+-- from the request's Idempotency-Key) so that a retried POST /albums inserts nothing new.
+CREATE TABLE IF NOT EXISTS albums (
+    album_id    text        PRIMARY KEY,
+    artist      text        NOT NULL,
+    title       text        NOT NULL,
+    year        text        NOT NULL,
+    image       bytea       NOT NULL,
+    image_size  integer     NOT NULL,
+    created_at  timestamptz NOT NULL DEFAULT now()
+);
+
+-- Like/dislike counters, upserted by the consumer with one aggregated delta per album per batch.
+-- No foreign key to albums: the contract lets clients review albums they number themselves
+-- (POST /review/like/42), and a review may be applied before its album.
+CREATE TABLE IF NOT EXISTS album_reviews (
+    album_id  text   PRIMARY KEY,
+    likes     bigint NOT NULL DEFAULT 0 CHECK (likes >= 0),
+    dislikes  bigint NOT NULL DEFAULT 0 CHECK (dislikes >= 0)
+);
+
+-- The exactly-once ledger: the event ID of every review applied, written in the same transaction
+-- that moves the counters. A redelivered (or retried, same Idempotency-Key) review finds its ID
+-- here and changes nothing. Rows can be pruned once no redelivery or retry can still arrive, e.g.
+--   DELETE FROM applied_reviews WHERE applied_at < now() - interval '7 days';
+CREATE TABLE IF NOT EXISTS applied_reviews (
+    event_id    uuid        PRIMARY KEY,
+    applied_at  timestamptz NOT NULL DEFAULT now()
+);
+-- BRIN: rows arrive in time order, so the pruning DELETE gets an index that costs almost nothing
+-- to maintain on the hot insert path.
+CREATE INDEX IF NOT EXISTS applied_reviews_applied_at ON applied_reviews USING brin (applied_at);

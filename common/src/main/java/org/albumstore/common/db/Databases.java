@@ -16,6 +16,10 @@ public final class Databases {
     HikariConfig c = new HikariConfig();
     c.setPoolName(poolName);
     c.setJdbcUrl(s.jdbcUrl());
+    // Named explicitly because a stock Tomcat initialises java.sql.DriverManager before any web
+    // application loads (JreMemoryLeakPreventionListener), so a driver inside WEB-INF/lib is never
+    // registered there; HikariCP then instantiates the driver itself.
+    c.setDriverClassName("org.postgresql.Driver");
     c.setUsername(s.user());
     c.setPassword(s.password());
     c.setMaximumPoolSize(size);

@@ -38,6 +38,9 @@ public final class AmqpConnections {
     f.setRequestedHeartbeat(30);
     f.setConnectionTimeout(10_000);
     f.setShutdownTimeout(5_000);
+    // Bounds every channel RPC (declare, cancel, close): a hung broker must not hold a shutdown for
+    // amqp-client's default of ten minutes.
+    f.setChannelRpcTimeout(30_000);
     return f;
   }
 

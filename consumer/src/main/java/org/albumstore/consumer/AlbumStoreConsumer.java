@@ -1,0 +1,193 @@
+package org.albumstore.consumer;
+
+import com.rabbitmq.client.Channel;
+import com.rabbitmq.client.Connection;
+import com.zaxxer.hikari.HikariDataSource;
+import java.io.IOException;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.albumstore.common.amqp.AmqpConnections;
+import org.albumstore.common.amqp.Topology;
+import org.albumstore.common.config.AmqpSettings;
+import org.albumstore.common.config.DatabaseSettings;
+import org.albumstore.common.db.Databases;
+import org.albumstore.common.db.Schema;
+import org.albumstore.consumer.amqp.ChannelWorker;
+import org.albumstore.consumer.amqp.DeadLetterPublisher;
+import org.albumstore.consumer.batch.BatchProcessor;
+import org.albumstore.consumer.retry.OutageLog;
+import org.albumstore.consumer.sql.BatchWriter;
+import org.albumstore.consumer.stats.ConsumerMetrics;
+import org.albumstore.consumer.stats.RateReporter;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The running consumer: M broker connections × K channels, one worker thread per channel, one
+ * database pool, one rate reporter. Delivery → batch → one transaction → ack.
+ *
+ * <p>Guarantee: a message is acknowledged only after the transaction that applied it committed (or
+ * after the dead-letter queue confirmed it), so a crash at any point loses nothing; what was
+ * applied but not acknowledged is redelivered and changes nothing twice.
+ *
+ * <p>Shutdown ({@link #close()}, also run by the SIGTERM hook): cancel the consumers so no new
+ * deliveries arrive, let every worker finish and acknowledge the batch in hand, then close the
+ * channels (which requeues whatever was delivered but not taken into a batch), the connections and
+ * the pool, in that order, each wait bounded.
+ */
+public final class AlbumStoreConsumer implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(AlbumStoreConsumer.class);
+
+  /** How long close() waits for all workers to finish their batch in hand. */
+  static final long WORKER_EXIT_MILLIS = 15_000;
+
+  static final int CONNECTION_CLOSE_MILLIS = 5_000;
+  static final long DEAD_LETTER_CONFIRM_MILLIS = 5_000;
+
+  private final ConsumerMetrics metrics = new ConsumerMetrics();
+  private final List<Connection> connections = new ArrayList<>();
+  private final List<ChannelWorker> workers = new ArrayList<>();
+  private final AtomicBoolean closed = new AtomicBoolean();
+  private HikariDataSource pool;
+  private RateReporter reporter;
+
+  private AlbumStoreConsumer() {}
+
+  /**
+   * Opens the pool (and applies the schema if asked), declares the topology, opens the connections
+   * and starts consuming. On failure, closes whatever it opened and rethrows.
+   */
+  public static AlbumStoreConsumer start(
+      ConsumerSettings settings, AmqpSettings amqp, DatabaseSettings database)
+      throws IOException, TimeoutException, SQLException {
+    AlbumStoreConsumer consumer = new AlbumStoreConsumer();
+    try {
+      consumer.open(settings, amqp, database);
+      return consumer;
+    } catch (IOException | TimeoutException | SQLException | RuntimeException e) {
+      consumer.close();
+      throw e;
+    }
+  }
+
+  private void open(ConsumerSettings settings, AmqpSettings amqp, DatabaseSettings database)
+      throws IOException, TimeoutException, SQLException {
+    LOG.info("starting: {}, {}, {}", settings, amqp, database);
+    pool = Databases.pool(database, "albumstore-consumer", settings.dbPoolSize());
+    if (settings.initSchema()) {
+      Schema.apply(pool);
+      LOG.info("schema applied to {}", database.jdbcUrl());
+    }
+    BatchWriter writer = new BatchWriter(pool);
+    OutageLog databaseOutages = new OutageLog("database writes");
+    OutageLog brokerOutages = new OutageLog("dead-letter publishing");
+    String instance = UUID.randomUUID().toString().substring(0, 8);
+    for (int c = 1; c <= settings.connections(); c++) {
+      Connection connection =
+          AmqpConnections.open(amqp, "albumstore-consumer-" + instance + "-" + c);
+      connections.add(connection);
+      for (int k = 1; k <= settings.channelsPerConnection(); k++) {
+        Channel channel = connection.createChannel();
+        if (c == 1 && k == 1) {
+          // On a channel that stays open: amqp-client's topology recovery re-declares on the
+          // channel that declared, so a short-lived one would make every recovery fail noisily.
+          Topology.declare(channel, amqp);
+        }
+        channel.basicQos(settings.prefetch());
+        CountDownLatch stop = new CountDownLatch(1);
+        DeadLetterPublisher deadLetters =
+            new DeadLetterPublisher(connection, amqp, DEAD_LETTER_CONFIRM_MILLIS);
+        BatchProcessor processor =
+            new BatchProcessor(writer, deadLetters, metrics, databaseOutages, brokerOutages, stop);
+        ChannelWorker worker =
+            new ChannelWorker(
+                "albumstore-consumer-" + instance + "-c" + c + "-ch" + k,
+                channel,
+                amqp.queue(),
+                settings.prefetch(),
+                settings.batchSize(),
+                settings.batchWaitMillis(),
+                processor,
+                deadLetters,
+                metrics,
+                stop);
+        workers.add(worker);
+        worker.start();
+      }
+    }
+    reporter = new RateReporter(metrics, settings.statsIntervalSeconds());
+    LOG.info(
+        "consuming {} with {} connections x {} channels, prefetch {}, batches of up to {} (wait {}"
+            + " ms)",
+        amqp.queue(),
+        settings.connections(),
+        settings.channelsPerConnection(),
+        settings.prefetch(),
+        settings.batchSize(),
+        settings.batchWaitMillis());
+  }
+
+  /** Totals since start; safe to call at any time, also after close. */
+  public ConsumerCounters counters() {
+    return metrics.snapshot();
+  }
+
+  /** Stops consuming and releases everything, in reverse order of opening. Idempotent. */
+  @Override
+  public void close() {
+    if (!closed.compareAndSet(false, true)) {
+      return;
+    }
+    LOG.info("stopping: finishing the batches in hand");
+    workers.forEach(ChannelWorker::cancel);
+    workers.forEach(ChannelWorker::requestStop);
+    awaitWorkers();
+    for (int i = workers.size() - 1; i >= 0; i--) {
+      workers.get(i).closeChannels();
+    }
+    for (int i = connections.size() - 1; i >= 0; i--) {
+      closeConnection(connections.get(i));
+    }
+    if (reporter != null) {
+      reporter.close();
+    }
+    if (pool != null) {
+      pool.close();
+    }
+    LOG.info("stopped: {}", metrics.snapshot());
+  }
+
+  private void awaitWorkers() {
+    long deadline = System.nanoTime() + WORKER_EXIT_MILLIS * 1_000_000;
+    try {
+      for (ChannelWorker w : workers) {
+        long left = (deadline - System.nanoTime()) / 1_000_000;
+        if (!w.awaitExit(left)) {
+          LOG.warn("{} did not finish within {} ms; interrupting it", w.name(), WORKER_EXIT_MILLIS);
+          w.interrupt();
+          if (!w.awaitExit(2_000)) {
+            LOG.warn(
+                "{} still running; its messages are requeued when its channel closes", w.name());
+          }
+        }
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      LOG.warn("interrupted while waiting for workers; closing anyway");
+    }
+  }
+
+  private static void closeConnection(Connection c) {
+    try {
+      c.close(CONNECTION_CLOSE_MILLIS);
+    } catch (IOException | RuntimeException e) {
+      LOG.warn("closing {} failed, aborting it: {}", c.getClientProvidedName(), e.toString());
+      c.abort(CONNECTION_CLOSE_MILLIS);
+    }
+  }
+}

@@ -1,0 +1,19 @@
+package org.albumstore.consumer;
+
+/**
+ * Totals since the consumer started.
+ *
+ * @param messagesApplied messages whose transaction committed (new or already applied before)
+ * @param reviewsApplied reviews that moved a counter (their event ID was new)
+ * @param albumsInserted album rows that did not exist before
+ * @param transactions committed transactions (batches, or single messages after a split)
+ * @param deadLettered messages sent to the dead-letter queue
+ * @param redelivered deliveries the broker flagged as redelivered
+ */
+public record ConsumerCounters(
+    long messagesApplied,
+    long reviewsApplied,
+    long albumsInserted,
+    long transactions,
+    long deadLettered,
+    long redelivered) {}

@@ -1,0 +1,234 @@
+package org.albumstore.consumer;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.sql.SQLException;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeoutException;
+import org.albumstore.common.config.AmqpSettings;
+import org.albumstore.common.config.DatabaseSettings;
+import org.albumstore.common.config.Defaults;
+import org.albumstore.common.config.Env;
+import org.albumstore.common.config.Keys;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code java -jar albumstore-consumer.jar [options]}: runs the consumer until SIGTERM/Ctrl-C.
+ *
+ * <p>Every flag overrides the environment variable of the same meaning, which overrides the
+ * default. Flags are read as text and go through the same {@link Env} parsing as the variables, so
+ * one set of rules (and one error message naming the setting) applies to both.
+ */
+@Command(
+    name = "albumstore-consumer",
+    mixinStandardHelpOptions = true,
+    sortOptions = false,
+    description =
+        "Applies Album Store writes from RabbitMQ to PostgreSQL in batches: M connections x K"
+            + " channels, manual acks after commit, exactly-once counter effect.")
+public final class ConsumerMain implements Callable<Integer> {
+  private static final Logger LOG = LoggerFactory.getLogger(ConsumerMain.class);
+
+  /**
+   * {@link Defaults#AMQP_URI} with '%' doubled: picocli runs descriptions through String.format,
+   * and an annotation needs a constant. ConsumerMainTest checks the two stay equal.
+   */
+  static final String AMQP_URI_DEFAULT_IN_HELP = "amqp://guest:guest@127.0.0.1:5672/%%2F";
+
+  @Spec CommandSpec spec;
+
+  @Option(
+      names = "--amqp-uri",
+      paramLabel = "URI",
+      description =
+          "Broker URI, amqp:// or amqps:// (TLS), with credentials and vhost. Env "
+              + Keys.AMQP_URI
+              + ". Default: "
+              + AMQP_URI_DEFAULT_IN_HELP)
+  String amqpUri;
+
+  @Option(
+      names = "--queue",
+      description = "Durable queue to consume. Env " + Keys.QUEUE + ". Default: " + Defaults.QUEUE)
+  String queue;
+
+  @Option(
+      names = "--queue-type",
+      paramLabel = "classic|quorum",
+      description =
+          "Queue type used when declaring the queue. Env "
+              + Keys.QUEUE_TYPE
+              + ". Default: "
+              + Defaults.QUEUE_TYPE)
+  String queueType;
+
+  @Option(
+      names = "--jdbc-url",
+      paramLabel = "URL",
+      description = "PostgreSQL JDBC URL. Env " + Keys.JDBC_URL + ". Default: " + Defaults.JDBC_URL)
+  String jdbcUrl;
+
+  @Option(
+      names = "--db-user",
+      description = "Database user. Env " + Keys.DB_USER + ". Default: " + Defaults.DB_USER)
+  String dbUser;
+
+  @Option(
+      names = "--db-password",
+      description =
+          "Database password (prefer the environment variable: flags show in ps). Env "
+              + Keys.DB_PASSWORD
+              + ". Default: (empty)")
+  String dbPassword;
+
+  @Option(
+      names = "--connections",
+      paramLabel = "M",
+      description =
+          "Broker connections. Env "
+              + ConsumerSettings.CONNECTIONS
+              + ". Default: "
+              + ConsumerSettings.DEFAULT_CONNECTIONS)
+  String connections;
+
+  @Option(
+      names = "--channels",
+      paramLabel = "K",
+      description =
+          "Consuming channels per connection, each with its own worker thread. Env "
+              + ConsumerSettings.CHANNELS
+              + ". Default: "
+              + ConsumerSettings.DEFAULT_CHANNELS)
+  String channels;
+
+  @Option(
+      names = "--prefetch",
+      paramLabel = "N",
+      description =
+          "Unacknowledged messages per channel (basic.qos). Env "
+              + ConsumerSettings.PREFETCH
+              + ". Default: "
+              + ConsumerSettings.DEFAULT_PREFETCH)
+  String prefetch;
+
+  @Option(
+      names = "--batch-size",
+      paramLabel = "N",
+      description =
+          "Messages per database transaction, at most the prefetch. Env "
+              + ConsumerSettings.BATCH_SIZE
+              + ". Default: "
+              + ConsumerSettings.DEFAULT_BATCH_SIZE)
+  String batchSize;
+
+  @Option(
+      names = "--batch-wait-ms",
+      paramLabel = "MS",
+      description =
+          "How long a partial batch waits for more messages. Env "
+              + ConsumerSettings.BATCH_WAIT_MS
+              + ". Default: "
+              + ConsumerSettings.DEFAULT_BATCH_WAIT_MS)
+  String batchWaitMs;
+
+  @Option(
+      names = "--db-pool-size",
+      paramLabel = "N",
+      description =
+          "Database connections. Env "
+              + ConsumerSettings.DB_POOL_SIZE
+              + ". Default: connections x channels")
+  String dbPoolSize;
+
+  @Option(
+      names = "--init-schema",
+      arity = "0..1",
+      fallbackValue = "true",
+      paramLabel = "true|false",
+      description =
+          "Apply schema.sql at start (idempotent). Env "
+              + ConsumerSettings.INIT_SCHEMA
+              + ". Default: "
+              + ConsumerSettings.DEFAULT_INIT_SCHEMA)
+  String initSchema;
+
+  @Option(
+      names = "--stats-interval",
+      paramLabel = "SECONDS",
+      description =
+          "Period of the applied-rate log line. Env "
+              + ConsumerSettings.STATS_INTERVAL
+              + ". Default: "
+              + ConsumerSettings.DEFAULT_STATS_INTERVAL)
+  String statsInterval;
+
+  public static void main(String[] args) {
+    System.exit(new CommandLine(new ConsumerMain()).execute(args));
+  }
+
+  /** The flags given, keyed by the environment variable each overrides. */
+  Map<String, String> overrides() {
+    Map<String, String> m = new HashMap<>();
+    m.put(Keys.AMQP_URI, amqpUri);
+    m.put(Keys.QUEUE, queue);
+    m.put(Keys.QUEUE_TYPE, queueType);
+    m.put(Keys.JDBC_URL, jdbcUrl);
+    m.put(Keys.DB_USER, dbUser);
+    m.put(Keys.DB_PASSWORD, dbPassword);
+    m.put(ConsumerSettings.CONNECTIONS, connections);
+    m.put(ConsumerSettings.CHANNELS, channels);
+    m.put(ConsumerSettings.PREFETCH, prefetch);
+    m.put(ConsumerSettings.BATCH_SIZE, batchSize);
+    m.put(ConsumerSettings.BATCH_WAIT_MS, batchWaitMs);
+    m.put(ConsumerSettings.DB_POOL_SIZE, dbPoolSize);
+    m.put(ConsumerSettings.INIT_SCHEMA, initSchema);
+    m.put(ConsumerSettings.STATS_INTERVAL, statsInterval);
+    return m;
+  }
+
+  @Override
+  public Integer call() throws Exception {
+    Env env = Env.system().withOverrides(overrides());
+    final ConsumerSettings settings;
+    final AmqpSettings amqp;
+    final DatabaseSettings database;
+    try {
+      settings = ConsumerSettings.from(env);
+      amqp = AmqpSettings.from(env);
+      database = DatabaseSettings.from(env);
+    } catch (IllegalArgumentException e) {
+      PrintWriter err = spec.commandLine().getErr();
+      err.println("Invalid setting: " + e.getMessage() + " (see --help)");
+      err.flush();
+      return CommandLine.ExitCode.USAGE;
+    }
+    final AlbumStoreConsumer consumer;
+    try {
+      consumer = AlbumStoreConsumer.start(settings, amqp, database);
+    } catch (IOException | TimeoutException | SQLException e) {
+      LOG.error("cannot start: {}", e.toString(), e);
+      return CommandLine.ExitCode.SOFTWARE;
+    }
+    CountDownLatch stopped = new CountDownLatch(1);
+    Runtime.getRuntime()
+        .addShutdownHook(
+            new Thread(
+                () -> {
+                  LOG.info("shutdown signal received");
+                  consumer.close();
+                  stopped.countDown();
+                },
+                "albumstore-consumer-shutdown"));
+    stopped.await();
+    return CommandLine.ExitCode.OK;
+  }
+}

@@ -1,0 +1,236 @@
+package org.albumstore.consumer.amqp;
+
+import com.rabbitmq.client.Channel;
+import com.rabbitmq.client.Delivery;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.albumstore.consumer.batch.BatchProcessor;
+import org.albumstore.consumer.stats.ConsumerMetrics;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One consuming channel and the one thread that applies its deliveries.
+ *
+ * <p>The amqp-client callback only hands a delivery to this worker's bounded inbox; the worker
+ * thread takes up to {@code batchSize} of them (waiting at most {@code batchWait} for a partial
+ * batch to fill), has them applied, and then acknowledges them all with one {@code
+ * basicAck(lastTag, multiple=true)}. Acknowledging with {@code multiple} is safe because this
+ * thread is the only one that acknowledges on the channel, and it processes deliveries in the order
+ * they arrived: every earlier tag was in this batch or in one already done.
+ *
+ * <p>Inbox size: the broker never has more than {@code prefetch} unacknowledged deliveries out on a
+ * consumer, so a {@code prefetch}-sized inbox would do, except right after a connection recovery,
+ * when deliveries of the dead channel may still wait here while the new one receives a full
+ * prefetch. Twice the prefetch covers that; beyond it the callback blocks, which only delays this
+ * channel's deliveries.
+ *
+ * <p>After a recovery, acknowledgements of the dead channel's tags are dropped by amqp-client (they
+ * are not sent); those messages are redelivered and the review ledger makes them harmless.
+ */
+public final class ChannelWorker {
+  private static final Logger LOG = LoggerFactory.getLogger(ChannelWorker.class);
+  private static final long IDLE_POLL_MILLIS = 100;
+
+  private final String name;
+  private final Channel channel;
+  private final String queue;
+  private final int batchSize;
+  private final long batchWaitNanos;
+  private final BlockingQueue<Delivery> inbox;
+  private final BatchProcessor processor;
+  private final DeadLetterPublisher deadLetters;
+  private final ConsumerMetrics metrics;
+  private final CountDownLatch stop;
+  private final Thread thread;
+  private volatile boolean exited;
+  private boolean ackFailing;
+
+  /**
+   * @param stop the latch {@code processor} watches; counted down by {@link #requestStop()}
+   */
+  public ChannelWorker(
+      String name,
+      Channel channel,
+      String queue,
+      int prefetch,
+      int batchSize,
+      long batchWaitMillis,
+      BatchProcessor processor,
+      DeadLetterPublisher deadLetters,
+      ConsumerMetrics metrics,
+      CountDownLatch stop) {
+    this.name = name;
+    this.channel = channel;
+    this.queue = queue;
+    this.batchSize = batchSize;
+    this.batchWaitNanos = TimeUnit.MILLISECONDS.toNanos(batchWaitMillis);
+    this.inbox = new ArrayBlockingQueue<>(2 * prefetch);
+    this.processor = processor;
+    this.deadLetters = deadLetters;
+    this.metrics = metrics;
+    this.stop = stop;
+    this.thread = new Thread(this::run, name);
+  }
+
+  /** Starts the worker thread, then the broker consumer (with this worker's name as its tag). */
+  public void start() throws IOException {
+    thread.start();
+    channel.basicConsume(
+        queue,
+        false,
+        name,
+        (tag, delivery) -> enqueue(delivery),
+        tag -> LOG.warn("{}: the broker cancelled the consumer (queue deleted?)", name));
+  }
+
+  private void enqueue(Delivery delivery) {
+    try {
+      while (!inbox.offer(delivery, IDLE_POLL_MILLIS, TimeUnit.MILLISECONDS)) {
+        if (exited) {
+          // Nobody will ever acknowledge it; it goes back to the queue when the channel closes.
+          return;
+        }
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  private void run() {
+    try {
+      while (stop.getCount() > 0) {
+        List<Delivery> batch = nextBatch();
+        if (!batch.isEmpty()) {
+          handle(batch);
+        }
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } catch (RuntimeException | Error e) {
+      // Not expected: BatchProcessor handles every failure of a message. Closing the channel hands
+      // this worker's unacknowledged messages back to the broker for the other channels.
+      LOG.error("{}: worker failed, closing its channel so its messages are redelivered", name, e);
+      closeChannel();
+    } finally {
+      exited = true;
+    }
+  }
+
+  /** Up to batchSize deliveries: the first waits up to the idle poll, the rest up to batchWait. */
+  private List<Delivery> nextBatch() throws InterruptedException {
+    Delivery first = inbox.poll(IDLE_POLL_MILLIS, TimeUnit.MILLISECONDS);
+    if (first == null) {
+      return List.of();
+    }
+    List<Delivery> batch = new ArrayList<>(batchSize);
+    batch.add(first);
+    inbox.drainTo(batch, batchSize - 1);
+    long deadline = System.nanoTime() + batchWaitNanos;
+    while (batch.size() < batchSize && stop.getCount() > 0) {
+      long remaining = deadline - System.nanoTime();
+      if (remaining <= 0) {
+        break;
+      }
+      Delivery next = inbox.poll(remaining, TimeUnit.NANOSECONDS);
+      if (next == null) {
+        break;
+      }
+      batch.add(next);
+      inbox.drainTo(batch, batchSize - batch.size());
+    }
+    return batch;
+  }
+
+  private void handle(List<Delivery> batch) {
+    int redelivered = 0;
+    for (Delivery d : batch) {
+      if (d.getEnvelope().isRedeliver()) {
+        redelivered++;
+      }
+    }
+    metrics.redelivered(redelivered);
+    if (processor.process(batch)) {
+      ack(batch.get(batch.size() - 1).getEnvelope().getDeliveryTag(), batch.size());
+    }
+  }
+
+  private void ack(long lastTag, int count) {
+    try {
+      channel.basicAck(lastTag, true);
+      if (ackFailing) {
+        ackFailing = false;
+        LOG.info("{}: acknowledgements go through again", name);
+      }
+    } catch (IOException | RuntimeException e) {
+      // The channel is closed (connection lost, recovery pending). The batch is committed; the
+      // broker redelivers it and the ledger turns the redelivery into a no-op.
+      if (!ackFailing) {
+        ackFailing = true;
+        LOG.warn(
+            "{}: cannot acknowledge {} applied messages, they will be redelivered: {}",
+            name,
+            count,
+            e.toString());
+      }
+    }
+  }
+
+  /** Stops new deliveries to this channel; those already delivered stay for the worker. */
+  public void cancel() {
+    if (!channel.isOpen()) {
+      return;
+    }
+    try {
+      channel.basicCancel(name);
+    } catch (IOException | RuntimeException e) {
+      LOG.warn("{}: cancelling the consumer failed: {}", name, e.toString());
+    }
+  }
+
+  /**
+   * Asks the worker to finish the batch in hand (one more attempt if it is failing) and exit.
+   * Deliveries still in the inbox are left unacknowledged: closing the channel requeues them.
+   */
+  public void requestStop() {
+    stop.countDown();
+  }
+
+  /** Waits for the worker thread to exit; returns false if it did not within the time. */
+  public boolean awaitExit(long millis) throws InterruptedException {
+    thread.join(Math.max(1, millis));
+    return !thread.isAlive();
+  }
+
+  /** Last resort for a worker stuck past its deadline. */
+  public void interrupt() {
+    thread.interrupt();
+  }
+
+  /** Closes the dead-letter channel, then the consuming channel (requeues anything unacked). */
+  public void closeChannels() {
+    deadLetters.close();
+    closeChannel();
+  }
+
+  private void closeChannel() {
+    if (!channel.isOpen()) {
+      return;
+    }
+    try {
+      channel.close();
+    } catch (IOException | TimeoutException | RuntimeException e) {
+      LOG.warn("{}: closing the channel failed: {}", name, e.toString());
+    }
+  }
+
+  public String name() {
+    return name;
+  }
+}

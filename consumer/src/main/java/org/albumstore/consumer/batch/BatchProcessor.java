@@ -1,0 +1,196 @@
+package org.albumstore.consumer.batch;
+
+import com.rabbitmq.client.Delivery;
+import java.io.IOException;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.albumstore.common.event.EventCodec;
+import org.albumstore.common.event.InvalidMessageException;
+import org.albumstore.common.event.WriteBatch;
+import org.albumstore.consumer.amqp.DeadLetterPublisher;
+import org.albumstore.consumer.retry.Backoff;
+import org.albumstore.consumer.retry.OutageLog;
+import org.albumstore.consumer.sql.BatchWriter;
+import org.albumstore.consumer.sql.SqlErrors;
+import org.albumstore.consumer.sql.WriteResult;
+import org.albumstore.consumer.stats.ConsumerMetrics;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Turns one batch of deliveries into database writes and dead letters, so that afterwards every
+ * delivery of the batch is either committed or confirmed in the dead-letter queue, and the caller
+ * may acknowledge them all at once.
+ *
+ * <ul>
+ *   <li>Undecodable messages (bad JSON, unknown version, impossible values) are dead-lettered with
+ *       the codec's reason.
+ *   <li>The others are applied in one transaction. A transient failure (database down, deadlock,
+ *       ...) retries the same batch with exponential back-off and never acknowledges anything in
+ *       between. A failure caused by a message's values splits the batch: each message is applied
+ *       alone, and those the database still rejects are dead-lettered with its error.
+ * </ul>
+ *
+ * <p>Retries end early only when the worker is asked to stop: the batch is then abandoned
+ * unacknowledged and the broker redelivers it; whatever part of it did commit is harmless to apply
+ * again (idempotent albums, review ledger). One instance per worker thread.
+ */
+public final class BatchProcessor {
+  private static final Logger LOG = LoggerFactory.getLogger(BatchProcessor.class);
+
+  private final BatchWriter writer;
+  private final DeadLetterPublisher deadLetters;
+  private final ConsumerMetrics metrics;
+  private final OutageLog database;
+  private final OutageLog broker;
+  private final CountDownLatch stop;
+  private final Backoff backoff = new Backoff();
+
+  /**
+   * @param stop counted down when the worker must stop; retries give up once it is
+   */
+  public BatchProcessor(
+      BatchWriter writer,
+      DeadLetterPublisher deadLetters,
+      ConsumerMetrics metrics,
+      OutageLog database,
+      OutageLog broker,
+      CountDownLatch stop) {
+    this.writer = writer;
+    this.deadLetters = deadLetters;
+    this.metrics = metrics;
+    this.database = database;
+    this.broker = broker;
+    this.stop = stop;
+  }
+
+  /**
+   * Applies or dead-letters every delivery of the batch.
+   *
+   * @return true when all are done and may be acknowledged; false when a stop request ended the
+   *     retries and none may be acknowledged
+   */
+  public boolean process(List<Delivery> deliveries) {
+    List<Decoded> valid = new ArrayList<>(deliveries.size());
+    List<Rejected> rejected = new ArrayList<>();
+    for (Delivery d : deliveries) {
+      try {
+        valid.add(new Decoded(d, EventCodec.decode(d.getBody())));
+      } catch (InvalidMessageException e) {
+        rejected.add(new Rejected(d, "invalid message: " + e.getMessage()));
+      } catch (RuntimeException e) {
+        // The codec promises InvalidMessageException; anything else is still about these bytes,
+        // and must not kill the worker (the redelivery would kill the next one).
+        rejected.add(new Rejected(d, "invalid message: cannot decode: " + e));
+      }
+    }
+    try {
+      if (!valid.isEmpty()) {
+        applyAll(valid, rejected);
+      }
+      for (Rejected r : rejected) {
+        deadLetter(r);
+      }
+      return true;
+    } catch (Stopped e) {
+      return false;
+    }
+  }
+
+  private void applyAll(List<Decoded> valid, List<Rejected> rejected) throws Stopped {
+    try {
+      write(Aggregate.of(valid.stream().map(Decoded::batch).toList()));
+    } catch (Poison batchFailure) {
+      if (valid.size() > 1) {
+        LOG.warn(
+            "the database rejected a batch of {} messages ({}); applying them one by one to find"
+                + " the cause",
+            valid.size(),
+            SqlErrors.describe(batchFailure.getCause()));
+      }
+      for (Decoded m : valid) {
+        try {
+          write(Aggregate.of(List.of(m.batch())));
+        } catch (Poison p) {
+          rejected.add(
+              new Rejected(
+                  m.delivery(), "rejected by the database: " + SqlErrors.describe(p.getCause())));
+        }
+      }
+    }
+  }
+
+  /** Commits {@code a}, retrying transient failures; poison and stop requests end it. */
+  private void write(Aggregate a) throws Poison, Stopped {
+    backoff.reset();
+    while (true) {
+      try {
+        WriteResult r = writer.write(a);
+        database.succeeded();
+        metrics.committed(r);
+        return;
+      } catch (SQLException | RuntimeException e) {
+        if (SqlErrors.isPoison(e)) {
+          database.succeeded(); // the database answered: whatever outage there was has ended
+          throw new Poison(e);
+        }
+        database.failed(SqlErrors.describe(e));
+        pause();
+      }
+    }
+  }
+
+  private void deadLetter(Rejected r) throws Stopped {
+    backoff.reset();
+    while (true) {
+      try {
+        deadLetters.publish(r.delivery(), r.reason());
+        broker.succeeded();
+        metrics.deadLettered();
+        String id = r.delivery().getProperties().getMessageId();
+        LOG.warn("dead-lettered message {}: {}", id == null ? "(no message-id)" : id, r.reason());
+        return;
+      } catch (IOException | TimeoutException | RuntimeException e) {
+        broker.failed("dead-letter publish: " + e);
+        pause();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new Stopped();
+      }
+    }
+  }
+
+  /** Waits out the back-off, unless a stop was requested: then the batch is abandoned. */
+  private void pause() throws Stopped {
+    try {
+      if (stop.getCount() == 0 || stop.await(backoff.nextDelayMillis(), TimeUnit.MILLISECONDS)) {
+        throw new Stopped();
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new Stopped();
+    }
+  }
+
+  private record Decoded(Delivery delivery, WriteBatch batch) {}
+
+  private record Rejected(Delivery delivery, String reason) {}
+
+  /** The database rejected the values; the cause is the failure. */
+  private static final class Poison extends Exception {
+    Poison(Throwable cause) {
+      super(cause.getMessage(), cause, false, false);
+    }
+  }
+
+  /** A stop request ended the retries. */
+  private static final class Stopped extends Exception {
+    Stopped() {
+      super("stop requested", null, false, false);
+    }
+  }
+}

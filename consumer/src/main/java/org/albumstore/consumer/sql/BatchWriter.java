@@ -1,0 +1,152 @@
+package org.albumstore.consumer.sql;
+
+import java.sql.Array;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import javax.sql.DataSource;
+import org.albumstore.common.event.NewAlbum;
+import org.albumstore.consumer.batch.Aggregate;
+import org.albumstore.consumer.batch.AlbumDelta;
+
+/**
+ * Applies one {@link Aggregate} in one transaction: at most three statements and one commit,
+ * however many messages the batch holds.
+ *
+ * <p>Exactly-once effect: a review moves a counter only if its event ID was new to the {@code
+ * applied_reviews} ledger, and the ledger row and the counter change commit together. A batch that
+ * is redelivered or retried after a failure therefore changes nothing twice; albums are inserted
+ * {@code ON CONFLICT DO NOTHING} by their ID for the same reason.
+ *
+ * <p>Each statement takes its rows as arrays bound to one parameter per column (never values in the
+ * SQL text), so its text is constant and the server-side prepared statement is reused.
+ */
+public final class BatchWriter {
+  static final String INSERT_ALBUMS =
+      "INSERT INTO albums (album_id, artist, title, year, image, image_size)"
+          + " SELECT * FROM unnest(?::text[], ?::text[], ?::text[], ?::text[], ?::bytea[], ?::int[])"
+          + " ON CONFLICT (album_id) DO NOTHING";
+
+  static final String RECORD_REVIEWS =
+      "INSERT INTO applied_reviews (event_id) SELECT unnest(?::uuid[])"
+          + " ON CONFLICT (event_id) DO NOTHING RETURNING event_id";
+
+  static final String ADD_TO_COUNTERS =
+      "INSERT INTO album_reviews (album_id, likes, dislikes)"
+          + " SELECT * FROM unnest(?::text[], ?::bigint[], ?::bigint[])"
+          + " ON CONFLICT (album_id) DO UPDATE SET likes = album_reviews.likes + EXCLUDED.likes,"
+          + " dislikes = album_reviews.dislikes + EXCLUDED.dislikes";
+
+  private final DataSource dataSource;
+
+  public BatchWriter(DataSource dataSource) {
+    this.dataSource = dataSource;
+  }
+
+  /**
+   * Applies {@code batch} and commits, or rolls back and throws: nothing of a failed batch stays.
+   */
+  public WriteResult write(Aggregate batch) throws SQLException {
+    try (Connection c = dataSource.getConnection()) {
+      c.setAutoCommit(false);
+      try {
+        int albums = insertAlbums(c, batch.albums());
+        List<AlbumDelta> deltas = batch.deltasFor(recordReviews(c, batch.reviewEventIds()));
+        int reviews = addToCounters(c, deltas);
+        c.commit();
+        return new WriteResult(batch.messageCount(), albums, reviews);
+      } catch (SQLException | RuntimeException e) {
+        rollback(c, e);
+        throw e;
+      }
+    }
+  }
+
+  private static int insertAlbums(Connection c, List<NewAlbum> albums) throws SQLException {
+    if (albums.isEmpty()) {
+      return 0;
+    }
+    int n = albums.size();
+    String[] ids = new String[n];
+    String[] artists = new String[n];
+    String[] titles = new String[n];
+    String[] years = new String[n];
+    byte[][] images = new byte[n][];
+    Integer[] sizes = new Integer[n];
+    for (int i = 0; i < n; i++) {
+      NewAlbum a = albums.get(i);
+      ids[i] = a.albumId();
+      artists[i] = a.profile().artist();
+      titles[i] = a.profile().title();
+      years[i] = a.profile().year();
+      images[i] = a.image();
+      sizes[i] = a.image().length;
+    }
+    try (PreparedStatement ps = c.prepareStatement(INSERT_ALBUMS)) {
+      ps.setArray(1, c.createArrayOf("text", ids));
+      ps.setArray(2, c.createArrayOf("text", artists));
+      ps.setArray(3, c.createArrayOf("text", titles));
+      ps.setArray(4, c.createArrayOf("text", years));
+      ps.setArray(5, c.createArrayOf("bytea", images));
+      ps.setArray(6, c.createArrayOf("int4", sizes));
+      return ps.executeUpdate();
+    }
+  }
+
+  /** Records the event IDs in the ledger; returns those it had not seen before. */
+  private static List<UUID> recordReviews(Connection c, List<UUID> eventIds) throws SQLException {
+    if (eventIds.isEmpty()) {
+      return List.of();
+    }
+    List<UUID> fresh = new ArrayList<>(eventIds.size());
+    try (PreparedStatement ps = c.prepareStatement(RECORD_REVIEWS)) {
+      Array ids = c.createArrayOf("uuid", eventIds.toArray(new UUID[0]));
+      ps.setArray(1, ids);
+      try (ResultSet rs = ps.executeQuery()) {
+        while (rs.next()) {
+          fresh.add(rs.getObject(1, UUID.class));
+        }
+      }
+    }
+    return fresh;
+  }
+
+  /** Adds the deltas to the counters; returns how many reviews that is. */
+  private static int addToCounters(Connection c, List<AlbumDelta> deltas) throws SQLException {
+    if (deltas.isEmpty()) {
+      return 0;
+    }
+    int n = deltas.size();
+    String[] ids = new String[n];
+    Long[] likes = new Long[n];
+    Long[] dislikes = new Long[n];
+    long reviews = 0;
+    for (int i = 0; i < n; i++) {
+      AlbumDelta d = deltas.get(i);
+      ids[i] = d.albumId();
+      likes[i] = d.likes();
+      dislikes[i] = d.dislikes();
+      reviews += d.likes() + d.dislikes();
+    }
+    try (PreparedStatement ps = c.prepareStatement(ADD_TO_COUNTERS)) {
+      ps.setArray(1, c.createArrayOf("text", ids));
+      ps.setArray(2, c.createArrayOf("int8", likes));
+      ps.setArray(3, c.createArrayOf("int8", dislikes));
+      ps.executeUpdate();
+    }
+    return Math.toIntExact(reviews);
+  }
+
+  private static void rollback(Connection c, Exception cause) {
+    try {
+      c.rollback();
+    } catch (SQLException | RuntimeException e) {
+      // The connection is likely broken; the pool discards it. Keep the original failure primary.
+      cause.addSuppressed(e);
+    }
+  }
+}

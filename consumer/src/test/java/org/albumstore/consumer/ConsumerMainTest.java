@@ -1,0 +1,52 @@
+package org.albumstore.consumer;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import org.albumstore.common.config.Defaults;
+import org.albumstore.common.config.Keys;
+import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
+import picocli.CommandLine.Model.OptionSpec;
+
+class ConsumerMainTest {
+
+  @Test
+  void everyOptionsHelpEndsWithItsDefault() {
+    CommandLine cl = new CommandLine(new ConsumerMain());
+    for (OptionSpec o : cl.getCommandSpec().options()) {
+      if (o.usageHelp() || o.versionHelp()) {
+        continue;
+      }
+      String text = String.join(" ", o.description());
+      assertThat(text).as(o.longestName()).matches("(?s).*Default: [^ ]+( x channels)?$");
+    }
+    String usage = cl.getUsageMessage(CommandLine.Help.Ansi.OFF).replaceAll("\\s+", "");
+    assertThat(usage).contains(Defaults.AMQP_URI, Defaults.QUEUE, Defaults.JDBC_URL);
+  }
+
+  @Test
+  void flagsOverrideTheSettingOfTheSameMeaning() {
+    ConsumerMain main = new ConsumerMain();
+    new CommandLine(main)
+        .parseArgs("--connections", "4", "--batch-size", "100", "--queue", "q1", "--init-schema");
+    assertThat(main.overrides())
+        .containsEntry(ConsumerSettings.CONNECTIONS, "4")
+        .containsEntry(ConsumerSettings.BATCH_SIZE, "100")
+        .containsEntry(Keys.QUEUE, "q1")
+        .containsEntry(ConsumerSettings.INIT_SCHEMA, "true")
+        .containsEntry(ConsumerSettings.PREFETCH, null);
+  }
+
+  @Test
+  void invalidSettingExitsWithUsageCodeAndNamesTheSetting() {
+    StringWriter err = new StringWriter();
+    int code =
+        new CommandLine(new ConsumerMain())
+            .setErr(new PrintWriter(err))
+            .execute("--prefetch", "10", "--batch-size", "20");
+    assertThat(code).isEqualTo(CommandLine.ExitCode.USAGE);
+    assertThat(err.toString()).contains(ConsumerSettings.BATCH_SIZE, ConsumerSettings.PREFETCH);
+  }
+}

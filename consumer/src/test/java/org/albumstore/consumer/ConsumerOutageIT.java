@@ -1,0 +1,114 @@
+package org.albumstore.consumer;
+
+import static org.albumstore.consumer.Fixture.await;
+import static org.albumstore.consumer.Fixture.review;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.net.URI;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.albumstore.common.config.AmqpSettings;
+import org.albumstore.common.config.DatabaseSettings;
+import org.albumstore.common.event.EventCodec;
+import org.albumstore.common.event.Vote;
+import org.albumstore.common.event.WriteBatch;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInfo;
+
+/**
+ * Outages, staged with a TCP proxy between the consumer and the real service: the consumer waits
+ * them out and ends with exact counts.
+ */
+class ConsumerOutageIT {
+  private static final Duration WAIT = Duration.ofSeconds(90);
+
+  private Fixture f;
+  private AlbumStoreConsumer consumer;
+  private TcpProxy proxy;
+
+  @AfterEach
+  void tearDown() throws Exception {
+    if (consumer != null) {
+      consumer.close();
+    }
+    if (proxy != null) {
+      proxy.close();
+    }
+    if (f != null) {
+      f.close();
+    }
+  }
+
+  private List<WriteBatch> singleLikes(int count, int albums) {
+    List<WriteBatch> messages = new ArrayList<>();
+    for (int n = 0; n < count; n++) {
+      messages.add(EventCodec.reviews(List.of(review(f.album(n % albums), Vote.LIKE))));
+    }
+    return messages;
+  }
+
+  @Test
+  void whileTheDatabaseIsDownNothingIsAcknowledgedAndEverythingIsAppliedOnceItIsBack(TestInfo info)
+      throws Exception {
+    f = Fixture.create(info.getTestMethod().orElseThrow().getName());
+    URI pg = URI.create(f.db.jdbcUrl().substring("jdbc:".length()));
+    proxy = new TcpProxy(pg.getHost(), pg.getPort()).start();
+    DatabaseSettings viaProxy =
+        new DatabaseSettings(
+            f.db.jdbcUrl().replace(":" + pg.getPort() + "/", ":" + proxy.port() + "/"),
+            f.db.user(),
+            f.db.password());
+    consumer = AlbumStoreConsumer.start(Fixture.settings(1, 2, 100, 50), f.amqp, viaProxy);
+
+    f.publishAll(singleLikes(200, 5));
+    await("first 200 applied", WAIT, () -> f.totalReviews() == 200);
+
+    proxy.stop();
+    f.publishAll(singleLikes(300, 5));
+    Thread.sleep(2_000); // several failed attempts and back-offs
+    assertThat(consumer.counters().messagesApplied()).isEqualTo(200);
+    assertThat(f.totalReviews()).isEqualTo(200);
+
+    proxy.start();
+    await("all 500 applied", WAIT, () -> f.totalReviews() == 500);
+    await("queue drained", WAIT, () -> f.ready() == 0);
+    for (int album = 0; album < 5; album++) {
+      assertThat(f.counts(f.album(album))).containsExactly(100, 0);
+    }
+    assertThat(consumer.counters().reviewsApplied()).isEqualTo(500);
+  }
+
+  @Test
+  void afterABrokerConnectionLossTheConsumerRecoversAndRedeliveriesChangeNothing(TestInfo info)
+      throws Exception {
+    f = Fixture.create(info.getTestMethod().orElseThrow().getName());
+    URI broker = URI.create(f.amqp.uri());
+    proxy = new TcpProxy(broker.getHost(), broker.getPort()).start();
+    AmqpSettings viaProxy =
+        new AmqpSettings(
+            f.amqp.uri().replace(":" + broker.getPort() + "/", ":" + proxy.port() + "/"),
+            f.amqp.queue(),
+            f.amqp.queueType());
+    f.publishAll(singleLikes(3_000, 10));
+
+    // Small batches and a full prefetch: when the cut comes, each channel has deliveries in hand.
+    consumer = AlbumStoreConsumer.start(Fixture.settings(1, 2, 100, 25), viaProxy, f.db);
+    await("some applied", WAIT, () -> consumer.counters().messagesApplied() >= 300);
+    proxy.dropConnections(); // abrupt loss; amqp-client recovers within about a second
+
+    await("all 3000 applied", WAIT, () -> f.totalReviews() == 3_000);
+    await("queue drained", WAIT, () -> f.ready() == 0);
+    for (int album = 0; album < 10; album++) {
+      assertThat(f.counts(f.album(album))).containsExactly(300, 0);
+    }
+    assertThat(consumer.counters().reviewsApplied()).isEqualTo(3_000);
+
+    // Still consuming on the recovered connection.
+    f.publishAll(singleLikes(10, 10));
+    await("applied after recovery", WAIT, () -> f.totalReviews() == 3_010);
+    // The cut did hit unacknowledged deliveries, so the exact counts above include redeliveries.
+    assertThat(consumer.counters().redelivered()).isPositive();
+  }
+}

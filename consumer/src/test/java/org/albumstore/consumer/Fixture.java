@@ -1,0 +1,192 @@
+package org.albumstore.consumer;
+
+import static org.assertj.core.api.Assertions.fail;
+
+import com.rabbitmq.client.AMQP;
+import com.rabbitmq.client.Channel;
+import com.rabbitmq.client.Connection;
+import com.zaxxer.hikari.HikariDataSource;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.List;
+import java.util.UUID;
+import org.albumstore.common.amqp.AmqpConnections;
+import org.albumstore.common.amqp.Topology;
+import org.albumstore.common.config.AmqpSettings;
+import org.albumstore.common.config.DatabaseSettings;
+import org.albumstore.common.db.Databases;
+import org.albumstore.common.event.EventCodec;
+import org.albumstore.common.event.Review;
+import org.albumstore.common.event.Vote;
+import org.albumstore.common.event.WriteBatch;
+import org.albumstore.common.testing.TestServices;
+
+/**
+ * One integration test's world: a queue of its own (declared, deleted on close), the shared test
+ * database, album IDs with a prefix of its own (rows deleted on close), a confirming publisher that
+ * writes straight to the test queue, and bounded waits.
+ */
+final class Fixture implements AutoCloseable {
+  final AmqpSettings amqp;
+  final DatabaseSettings db;
+  final String prefix = UUID.randomUUID().toString().substring(0, 8) + "-";
+  private final Connection connection;
+  private final Channel publisher;
+  private final HikariDataSource reads;
+
+  private Fixture(AmqpSettings amqp, DatabaseSettings db) throws Exception {
+    this.amqp = amqp;
+    this.db = db;
+    this.connection = AmqpConnections.open(amqp, "it-publisher");
+    this.publisher = connection.createChannel();
+    publisher.confirmSelect();
+    this.reads = Databases.pool(db, "it-consumer-reads", 2);
+  }
+
+  static Fixture create(String testName) throws Exception {
+    return create(testName, TestServices.database());
+  }
+
+  static Fixture create(String testName, DatabaseSettings db) throws Exception {
+    return new Fixture(TestServices.declare(TestServices.amqp(testName)), db);
+  }
+
+  static Fixture create(String testName, AmqpSettings.QueueType type) throws Exception {
+    AmqpSettings s = TestServices.amqp(testName);
+    s = new AmqpSettings(s.uri(), s.queue(), type);
+    return new Fixture(TestServices.declare(s), TestServices.database());
+  }
+
+  /** Settings for tests: no stats noise, everything else explicit. */
+  static ConsumerSettings settings(int connections, int channels, int prefetch, int batch) {
+    return new ConsumerSettings(
+        connections, channels, prefetch, batch, 10, connections * channels, false, 3600);
+  }
+
+  String album(int i) {
+    return prefix + i;
+  }
+
+  static Review review(String albumId, Vote vote) {
+    return new Review(UUID.randomUUID(), albumId, vote);
+  }
+
+  void publish(WriteBatch batch) throws Exception {
+    publish(EventCodec.encode(batch), EventCodec.properties(batch));
+  }
+
+  void publish(byte[] body, AMQP.BasicProperties props) throws Exception {
+    publisher.basicPublish(amqp.exchange(), Topology.ROUTING_KEY, props, body);
+    publisher.waitForConfirmsOrDie(10_000);
+  }
+
+  /** Publishes all, then waits for the broker to confirm them all. */
+  void publishAll(List<WriteBatch> batches) throws Exception {
+    for (WriteBatch b : batches) {
+      publisher.basicPublish(
+          amqp.exchange(), Topology.ROUTING_KEY, EventCodec.properties(b), EventCodec.encode(b));
+    }
+    publisher.waitForConfirmsOrDie(60_000);
+  }
+
+  /**
+   * Publishes {@code count} single-review messages (likes over {@code albums} albums), encoding on
+   * the fly and waiting for confirms every {@code window} messages: quick, and flat in memory.
+   */
+  void publishLikes(int count, int albums, int window) throws Exception {
+    for (int n = 0; n < count; n++) {
+      WriteBatch b = EventCodec.reviews(List.of(review(album(n % albums), Vote.LIKE)));
+      publisher.basicPublish(
+          amqp.exchange(), Topology.ROUTING_KEY, EventCodec.properties(b), EventCodec.encode(b));
+      if ((n + 1) % window == 0) {
+        publisher.waitForConfirmsOrDie(60_000);
+      }
+    }
+    publisher.waitForConfirmsOrDie(60_000);
+  }
+
+  /** {likes, dislikes} of an album, or null when it has no counter row. */
+  long[] counts(String albumId) throws SQLException {
+    try (var c = reads.getConnection();
+        PreparedStatement ps =
+            c.prepareStatement("SELECT likes, dislikes FROM album_reviews WHERE album_id = ?")) {
+      ps.setString(1, albumId);
+      try (ResultSet rs = ps.executeQuery()) {
+        return rs.next() ? new long[] {rs.getLong(1), rs.getLong(2)} : null;
+      }
+    }
+  }
+
+  /** Likes plus dislikes over this test's albums. */
+  long totalReviews() throws SQLException {
+    return sum(
+        "SELECT coalesce(sum(likes + dislikes), 0) FROM album_reviews WHERE left(album_id, ?) = ?");
+  }
+
+  long albumRows() throws SQLException {
+    return sum("SELECT count(*) FROM albums WHERE left(album_id, ?) = ?");
+  }
+
+  private long sum(String sql) throws SQLException {
+    try (var c = reads.getConnection();
+        PreparedStatement ps = c.prepareStatement(sql)) {
+      ps.setInt(1, prefix.length());
+      ps.setString(2, prefix);
+      try (ResultSet rs = ps.executeQuery()) {
+        rs.next();
+        return rs.getLong(1);
+      }
+    }
+  }
+
+  HikariDataSource reads() {
+    return reads;
+  }
+
+  long ready() throws Exception {
+    return TestServices.messageCount(amqp, amqp.queue());
+  }
+
+  long deadLetters() throws Exception {
+    return TestServices.messageCount(amqp, amqp.deadLetterQueue());
+  }
+
+  interface Check {
+    boolean holds() throws Exception;
+  }
+
+  /** Polls until {@code check} holds; fails the test after {@code timeout}. */
+  static void await(String what, Duration timeout, Check check) throws Exception {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    while (!check.holds()) {
+      if (System.nanoTime() > deadline) {
+        fail("timed out after " + timeout + " waiting for: " + what);
+      }
+      Thread.sleep(50);
+    }
+  }
+
+  @Override
+  public void close() throws Exception {
+    try {
+      publisher.close();
+      connection.close(5_000);
+      TestServices.deleteTopology(amqp);
+      try (var c = reads.getConnection();
+          PreparedStatement a =
+              c.prepareStatement("DELETE FROM albums WHERE left(album_id, ?) = ?");
+          PreparedStatement r =
+              c.prepareStatement("DELETE FROM album_reviews WHERE left(album_id, ?) = ?")) {
+        for (PreparedStatement ps : List.of(a, r)) {
+          ps.setInt(1, prefix.length());
+          ps.setString(2, prefix);
+          ps.executeUpdate();
+        }
+      }
+    } finally {
+      reads.close();
+    }
+  }
+}

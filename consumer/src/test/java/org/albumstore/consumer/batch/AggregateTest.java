@@ -1,0 +1,123 @@
+package org.albumstore.consumer.batch;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.UUID;
+import org.albumstore.common.event.AlbumProfile;
+import org.albumstore.common.event.EventCodec;
+import org.albumstore.common.event.NewAlbum;
+import org.albumstore.common.event.Review;
+import org.albumstore.common.event.Vote;
+import org.albumstore.common.event.WriteBatch;
+import org.junit.jupiter.api.Test;
+
+class AggregateTest {
+  private static final AlbumProfile PROFILE = new AlbumProfile("Artist", "Title", "1977");
+
+  private static Review like(String album) {
+    return new Review(UUID.randomUUID(), album, Vote.LIKE);
+  }
+
+  private static Review dislike(String album) {
+    return new Review(UUID.randomUUID(), album, Vote.DISLIKE);
+  }
+
+  private static List<UUID> ids(List<Review> reviews) {
+    return reviews.stream().map(Review::eventId).toList();
+  }
+
+  @Test
+  void deltasAreSummedPerAlbumAcrossMessages() {
+    List<Review> first = List.of(like("b"), like("a"), dislike("b"));
+    List<Review> second = List.of(like("b"), dislike("a"), dislike("a"));
+    Aggregate a = Aggregate.of(List.of(EventCodec.reviews(first), EventCodec.reviews(second)));
+
+    List<Review> all = new ArrayList<>(first);
+    all.addAll(second);
+    assertThat(a.deltasFor(ids(all)))
+        .containsExactly(new AlbumDelta("a", 1, 2), new AlbumDelta("b", 2, 1));
+    assertThat(a.messageCount()).isEqualTo(2);
+    assertThat(a.reviewCount()).isEqualTo(6);
+  }
+
+  @Test
+  void onlyReviewsWhoseEventIdIsNewCount() {
+    Review seenBefore = like("a");
+    Review fresh1 = like("a");
+    Review fresh2 = dislike("c");
+    Aggregate a = Aggregate.of(List.of(EventCodec.reviews(List.of(seenBefore, fresh1, fresh2))));
+
+    assertThat(a.deltasFor(List.of(fresh1.eventId(), fresh2.eventId())))
+        .containsExactly(new AlbumDelta("a", 1, 0), new AlbumDelta("c", 0, 1));
+    assertThat(a.deltasFor(List.of())).isEmpty();
+  }
+
+  @Test
+  void eventIdsNotInTheBatchOrListedTwiceCountOnceOrNotAtAll() {
+    Review r = like("a");
+    Aggregate a = Aggregate.of(List.of(EventCodec.reviews(List.of(r))));
+
+    assertThat(a.deltasFor(List.of(r.eventId(), r.eventId(), UUID.randomUUID())))
+        .containsExactly(new AlbumDelta("a", 1, 0));
+  }
+
+  @Test
+  void theSameMessageTwiceInOneBatchIsCountedOnce() {
+    WriteBatch m =
+        new WriteBatch(
+            EventCodec.VERSION,
+            1L,
+            List.of(new NewAlbum("x", PROFILE, new byte[] {1})),
+            List.of(like("x"), dislike("x")));
+    Aggregate a = Aggregate.of(List.of(m, m));
+
+    assertThat(a.albums()).hasSize(1);
+    assertThat(a.reviewEventIds()).hasSize(2);
+    assertThat(a.deltasFor(a.reviewEventIds())).containsExactly(new AlbumDelta("x", 1, 1));
+  }
+
+  @Test
+  void albumsAreDistinctAndSortedByIdFirstOneWins() {
+    NewAlbum c = new NewAlbum("c", PROFILE, new byte[] {1});
+    NewAlbum a = new NewAlbum("a", PROFILE, new byte[] {2});
+    NewAlbum aAgain = new NewAlbum("a", new AlbumProfile("Other", "Other", "2000"), new byte[] {3});
+    NewAlbum b = new NewAlbum("B", PROFILE, new byte[] {4});
+    Aggregate agg =
+        Aggregate.of(
+            List.of(
+                new WriteBatch(EventCodec.VERSION, 1L, List.of(c, a), List.of()),
+                new WriteBatch(EventCodec.VERSION, 2L, List.of(aAgain, b), List.of())));
+
+    assertThat(agg.albums()).containsExactly(b, a, c); // "B" < "a" < "c": one fixed order
+  }
+
+  @Test
+  void eventIdsAreSortedAsPostgresOrdersUuidsUnsigned() {
+    UUID low = UUID.fromString("00000000-0000-0000-0000-000000000001");
+    UUID mid = UUID.fromString("7fffffff-ffff-ffff-ffff-ffffffffffff");
+    // Negative as a signed long: UUID.compareTo would put it first; PostgreSQL puts it last.
+    UUID high = UUID.fromString("ffffffff-0000-0000-0000-000000000000");
+    List<Review> reviews =
+        List.of(
+            new Review(high, "a", Vote.LIKE),
+            new Review(low, "a", Vote.LIKE),
+            new Review(mid, "a", Vote.LIKE));
+    Aggregate a = Aggregate.of(List.of(EventCodec.reviews(reviews)));
+
+    assertThat(a.reviewEventIds()).containsExactly(low, mid, high);
+    assertThat(high.compareTo(low)).isNegative(); // why the custom order is needed
+  }
+
+  @Test
+  void deltasAreSortedByAlbumIdWhateverTheArrivalOrder() {
+    List<Review> reviews = List.of(like("z"), like("m"), like("A"), like("0"), like("m"));
+    Aggregate a = Aggregate.of(List.of(EventCodec.reviews(reviews)));
+
+    assertThat(a.deltasFor(Set.copyOf(ids(reviews))))
+        .extracting(AlbumDelta::albumId)
+        .containsExactly("0", "A", "m", "z");
+  }
+}

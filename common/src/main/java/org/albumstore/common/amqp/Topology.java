@@ -38,9 +38,22 @@ public final class Topology {
 
     Map<String, Object> queueArgs = new HashMap<>(typeOnly);
     queueArgs.put("x-dead-letter-exchange", s.deadLetterExchange());
+    if (!isRabbitMq(channel)) {
+      // Qpid Broker-J (the embedded broker) ignores x-dead-letter-exchange: without these, a
+      // message
+      // rejected with requeue=false goes back to the queue instead of to the dead-letter queue.
+      queueArgs.put("alternateExchange", s.deadLetterExchange());
+      queueArgs.put("x-qpid-maximum-delivery-count", 1);
+    }
     channel.exchangeDeclare(s.exchange(), BuiltinExchangeType.DIRECT, true);
     channel.queueDeclare(s.queue(), true, false, false, queueArgs);
     channel.queueBind(s.queue(), s.exchange(), ROUTING_KEY);
+  }
+
+  /** True when the broker says it is RabbitMQ (the {@code product} server property). */
+  public static boolean isRabbitMq(Channel channel) {
+    Object product = channel.getConnection().getServerProperties().get("product");
+    return product != null && product.toString().contains("RabbitMQ");
   }
 
   /** Deletes everything {@link #declare} made; for tests that use a queue of their own. */

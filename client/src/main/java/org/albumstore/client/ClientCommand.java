@@ -1,0 +1,283 @@
+package org.albumstore.client;
+
+import java.nio.file.Path;
+import java.time.LocalDateTime;
+import org.albumstore.common.config.Defaults;
+import org.albumstore.common.config.Env;
+import org.albumstore.common.config.Keys;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/**
+ * The command line. Options that may also come from the environment have no annotation default:
+ * {@link #toConfig} resolves flag, then variable, then default, so the {@code --help} text states
+ * each default literally (and never prints a password taken from the environment), and tests pass
+ * their own {@link Env}.
+ */
+@Command(
+    name = "java -jar client.jar",
+    mixinStandardHelpOptions = true,
+    versionProvider = ClientMain.Version.class,
+    sortOptions = false,
+    usageHelpWidth = 100,
+    description = {
+      "Load client of Album Store: runs the album/review workload against a server, reports"
+          + " throughput, latency percentiles and queue depth, and verifies the stored counts.",
+      "",
+      "Per thread iteration: POST /albums, then two POST /review/like/{id} and one"
+          + " POST /review/dislike/{id}.",
+      "Course form: java -jar client.jar <threadGroupSize> <numThreadGroups> <delay> <baseURL>",
+      ""
+    },
+    footer = {
+      "",
+      "Environment: ALBUMSTORE_CLIENT_URL, ALBUMSTORE_RMQ_API, ALBUMSTORE_RMQ_USER,"
+          + " ALBUMSTORE_RMQ_PASSWORD, ALBUMSTORE_AMQP_URI, ALBUMSTORE_QUEUE (a flag wins over its"
+          + " variable).",
+      "Writes to --out: requests.csv, timeline.csv, summary.json, chart.png, report.html.",
+      "Exit codes: 0 all requests succeeded and verified; 1 failed requests or mismatches;"
+          + " 2 usage error; 3 run impossible (server unreachable, output not writable);"
+          + " 130 interrupted."
+    })
+final class ClientCommand {
+  static final String ENV_URL = "ALBUMSTORE_CLIENT_URL";
+  static final String ENV_RMQ_API = "ALBUMSTORE_RMQ_API";
+  static final String ENV_RMQ_USER = "ALBUMSTORE_RMQ_USER";
+  static final String ENV_RMQ_PASSWORD = "ALBUMSTORE_RMQ_PASSWORD";
+
+  static final String DEFAULT_URL =
+      "http://127.0.0.1:" + Defaults.HTTP_PORT + Defaults.CONTEXT_PATH;
+  static final String DEFAULT_RMQ_API = "http://127.0.0.1:15672";
+  static final int DEFAULT_GROUP_SIZE = 10;
+  static final int DEFAULT_GROUPS = 1;
+  static final double DEFAULT_DELAY = 2;
+  static final int DEFAULT_ITERATIONS = 100;
+  static final String OFF = "none";
+
+  /** Picocli formats descriptions: a literal '%' must be doubled. */
+  static final String AMQP_URI_IN_HELP = "amqp://guest:guest@127.0.0.1:5672/%%2F";
+
+  @Parameters(
+      index = "0",
+      arity = "0..1",
+      paramLabel = "threadGroupSize",
+      description = {
+        "Course form: threads per group (all four positionals or none).",
+        "Default: unset."
+      })
+  Integer positionalGroupSize;
+
+  @Parameters(
+      index = "1",
+      arity = "0..1",
+      paramLabel = "numThreadGroups",
+      description = {"Course form: number of groups.", "Default: unset."})
+  Integer positionalGroups;
+
+  @Parameters(
+      index = "2",
+      arity = "0..1",
+      paramLabel = "delay",
+      description = {"Course form: seconds between group starts.", "Default: unset."})
+  Double positionalDelay;
+
+  @Parameters(
+      index = "3",
+      arity = "0..1",
+      paramLabel = "baseURL",
+      description = {"Course form: the server's base URL.", "Default: unset."})
+  String positionalUrl;
+
+  @Option(
+      names = "--url",
+      paramLabel = "URL",
+      description = {
+        "Base URL of the server (env " + ENV_URL + ").",
+        "Default: " + DEFAULT_URL + "."
+      })
+  String url;
+
+  @Option(
+      names = "--threads",
+      paramLabel = "N",
+      description = {
+        "Writer threads in one group (= --group-size N --groups 1).",
+        "Default: unset, the group" + " options apply."
+      })
+  Integer threads;
+
+  @Option(
+      names = "--group-size",
+      paramLabel = "N",
+      description = {"Writer threads per group.", "Default: " + DEFAULT_GROUP_SIZE + "."})
+  Integer groupSize;
+
+  @Option(
+      names = "--groups",
+      paramLabel = "N",
+      description = {"Number of thread groups.", "Default: " + DEFAULT_GROUPS + "."})
+  Integer groups;
+
+  @Option(
+      names = "--delay",
+      paramLabel = "SECONDS",
+      description = {"Seconds between the starts of two groups.", "Default: 2."})
+  Double delay;
+
+  @Option(
+      names = "--iterations",
+      paramLabel = "N",
+      description = {
+        "Iterations per writer thread (4 requests each).",
+        "Default: " + DEFAULT_ITERATIONS + "."
+      })
+  Integer iterations;
+
+  @Option(
+      names = "--get-threads",
+      paramLabel = "N",
+      description = {
+        "Reader threads calling GET /review/{id} from the end of the first group until all"
+            + " groups finish.",
+        "Default: 0."
+      })
+  int getThreads;
+
+  @Option(
+      names = "--retries",
+      paramLabel = "N",
+      description = {"Retries of a request that got a 4xx/5xx or an I/O error.", "Default: 5."})
+  int retries = 5;
+
+  @Option(
+      names = "--timeout",
+      paramLabel = "SECONDS",
+      description = {"Connect and response timeout of one attempt.", "Default: 30."})
+  double timeout = 30;
+
+  @Option(
+      names = "--rate",
+      paramLabel = "REQ_PER_S",
+      description = {
+        "Open model: writes are due at this total rate and latency counts from the due time"
+            + " (no coordinated omission).",
+        "Default: 0 = closed model."
+      })
+  double rate;
+
+  @Option(
+      names = "--warmup-iterations",
+      paramLabel = "N",
+      description = {
+        "Iterations per thread of the first group before measuring (not in the statistics,"
+            + " verified).",
+        "Default: 0."
+      })
+  int warmupIterations;
+
+  @Option(
+      names = "--image",
+      paramLabel = "FILE",
+      description = {"Image to upload with each album.", "Default: a built-in 3,471-byte PNG."})
+  Path image;
+
+  @Option(
+      names = "--out",
+      paramLabel = "DIR",
+      description = {"Directory for the run's files.", "Default: results/runs/<yyyyMMdd-HHmmss>."})
+  Path out;
+
+  @Option(
+      names = "--rmq-api",
+      paramLabel = "URL",
+      description = {
+        "RabbitMQ management API for queue depth and rates, or '"
+            + OFF
+            + "' (env "
+            + ENV_RMQ_API
+            + ").",
+        "Default: " + DEFAULT_RMQ_API + "."
+      })
+  String rmqApi;
+
+  @Option(
+      names = "--rmq-user",
+      paramLabel = "USER",
+      description = {"Management API user (env " + ENV_RMQ_USER + ").", "Default: guest."})
+  String rmqUser;
+
+  @Option(
+      names = "--rmq-password",
+      paramLabel = "PASSWORD",
+      description = {"Management API password (env " + ENV_RMQ_PASSWORD + ").", "Default: guest."})
+  String rmqPassword;
+
+  @Option(
+      names = "--vhost",
+      paramLabel = "VHOST",
+      description = {"RabbitMQ virtual host of the queue.", "Default: /."})
+  String vhost = "/";
+
+  @Option(
+      names = "--queue",
+      paramLabel = "NAME",
+      description = {
+        "The write queue to watch (env " + Keys.QUEUE + ").",
+        "Default: " + Defaults.QUEUE + "."
+      })
+  String queue;
+
+  @Option(
+      names = "--amqp-uri",
+      paramLabel = "URI",
+      description = {
+        "Broker for queue depth by passive declare when the management API does not answer, or '"
+            + OFF
+            + "' (env "
+            + Keys.AMQP_URI
+            + ").",
+        "Default: " + AMQP_URI_IN_HELP + "."
+      })
+  String amqpUri;
+
+  @Option(
+      names = "--verify",
+      negatable = true,
+      defaultValue = "true",
+      fallbackValue = "true",
+      description = {
+        "After the load, wait for the queue to drain and compare every album's counts with the"
+            + " acknowledged reviews.",
+        "Default: on."
+      })
+  boolean verify = true;
+
+  @Option(
+      names = "--drain-timeout",
+      paramLabel = "SECONDS",
+      description = {
+        "Longest wait for the queue to drain and the counts to agree.",
+        "Default: 120."
+      })
+  double drainTimeout = 120;
+
+  @Option(
+      names = "--verify-threads",
+      paramLabel = "N",
+      description = {"Concurrent GETs while verifying.", "Default: 8."})
+  int verifyThreads = 8;
+
+  @Option(
+      names = "--progress",
+      negatable = true,
+      defaultValue = "true",
+      fallbackValue = "true",
+      description = {"A progress line each second on stderr.", "Default: on."})
+  boolean progress = true;
+
+  /** Resolves flags, environment and defaults: see {@link ConfigResolver}. */
+  ClientConfig toConfig(Env env, LocalDateTime now) {
+    return ConfigResolver.resolve(this, env, now);
+  }
+}

@@ -1,0 +1,66 @@
+package org.albumstore.client;
+
+import java.nio.file.Path;
+import java.time.Duration;
+
+/**
+ * Everything a run needs, read once from the command line and the environment ({@link
+ * ClientCommand#toConfig}) and passed in; nothing deeper reads either.
+ *
+ * @param url base URL, no trailing slash
+ * @param rate requests per second in the open model; 0 for the closed model
+ * @param image the file to upload, or null for the built-in PNG
+ * @param rmqApi management API base URL, or null when off
+ * @param amqpUri AMQP URI of the fallback depth probe, or null when off
+ */
+public record ClientConfig(
+    String url,
+    int groupSize,
+    int groups,
+    Duration delay,
+    int iterations,
+    int getThreads,
+    int retries,
+    Duration timeout,
+    double rate,
+    int warmupIterations,
+    Path image,
+    Path outDir,
+    String rmqApi,
+    String rmqUser,
+    String rmqPassword,
+    String vhost,
+    String queue,
+    String amqpUri,
+    boolean verify,
+    Duration drainTimeout,
+    int verifyThreads,
+    boolean progress) {
+
+  public int writers() {
+    return groupSize * groups;
+  }
+
+  @Override
+  public String toString() {
+    return "ClientConfig[url="
+        + url
+        + ", groups="
+        + groups
+        + "x"
+        + groupSize
+        + ", delay="
+        + delay
+        + ", iterations="
+        + iterations
+        + ", getThreads="
+        + getThreads
+        + ", rate="
+        + rate
+        + ", queue="
+        + queue
+        + ", out="
+        + outDir
+        + "]";
+  }
+}

@@ -1,0 +1,141 @@
+package org.albumstore.client;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
+import org.albumstore.common.config.AmqpSettings;
+import org.albumstore.common.config.Defaults;
+import org.albumstore.common.config.Env;
+import org.albumstore.common.config.Keys;
+
+/**
+ * Turns the parsed command line into a {@link ClientConfig}: the course's positional form or the
+ * options, then flag over {@code ALBUMSTORE_*} variable over default, then range checks. Every
+ * error names the option, so a user can fix the command without reading code.
+ */
+final class ConfigResolver {
+  private ConfigResolver() {}
+
+  /**
+   * Resolves flags, environment and defaults into a config.
+   *
+   * @throws IllegalArgumentException naming the option when a value is impossible
+   */
+  static ClientConfig resolve(ClientCommand c, Env env, LocalDateTime now) {
+    boolean positional =
+        c.positionalGroupSize != null
+            || c.positionalGroups != null
+            || c.positionalDelay != null
+            || c.positionalUrl != null;
+    int size;
+    int count;
+    double delaySeconds;
+    String baseUrl;
+    if (positional) {
+      if (c.positionalGroupSize == null
+          || c.positionalGroups == null
+          || c.positionalDelay == null
+          || c.positionalUrl == null) {
+        throw new IllegalArgumentException(
+            "the course form takes all four: <threadGroupSize> <numThreadGroups> <delay> <baseURL>");
+      }
+      if (c.threads != null
+          || c.groupSize != null
+          || c.groups != null
+          || c.delay != null
+          || c.url != null) {
+        throw new IllegalArgumentException(
+            "give the load either positionally or with --threads/--group-size/--groups/--delay/--url,"
+                + " not both");
+      }
+      size = c.positionalGroupSize;
+      count = c.positionalGroups;
+      delaySeconds = c.positionalDelay;
+      baseUrl = c.positionalUrl;
+    } else {
+      if (c.threads != null && (c.groupSize != null || c.groups != null)) {
+        throw new IllegalArgumentException(
+            "--threads cannot be combined with --group-size/--groups");
+      }
+      size =
+          c.threads != null
+              ? c.threads
+              : c.groupSize != null ? c.groupSize : ClientCommand.DEFAULT_GROUP_SIZE;
+      count = c.threads != null ? 1 : c.groups != null ? c.groups : ClientCommand.DEFAULT_GROUPS;
+      delaySeconds = c.delay != null ? c.delay : ClientCommand.DEFAULT_DELAY;
+      baseUrl = c.url != null ? c.url : env.get(ClientCommand.ENV_URL, ClientCommand.DEFAULT_URL);
+    }
+    atLeast("threadGroupSize/--threads/--group-size", size, 1);
+    atLeast("numThreadGroups/--groups", count, 1);
+    atLeast("--get-threads", c.getThreads, 0);
+    atLeast("--retries", c.retries, 0);
+    atLeast("--warmup-iterations", c.warmupIterations, 0);
+    atLeast("--verify-threads", c.verifyThreads, 1);
+    int iters = c.iterations != null ? c.iterations : ClientCommand.DEFAULT_ITERATIONS;
+    atLeast("--iterations", iters, 1);
+    if (size * (long) count + c.getThreads > 10_000) {
+      throw new IllegalArgumentException(
+          "more than 10,000 threads in all; that is not a load test");
+    }
+    if (!(delaySeconds >= 0) || !(c.timeout > 0) || !(c.rate >= 0) || !(c.drainTimeout >= 0)) {
+      throw new IllegalArgumentException(
+          "delay, --rate and --drain-timeout must be >= 0 and --timeout > 0");
+    }
+    baseUrl = checkUrl(baseUrl.trim());
+    String api = env.get(ClientCommand.ENV_RMQ_API, ClientCommand.DEFAULT_RMQ_API);
+    api = c.rmqApi != null ? c.rmqApi.trim() : api;
+    String amqp = c.amqpUri != null ? c.amqpUri.trim() : env.get(Keys.AMQP_URI, Defaults.AMQP_URI);
+    String q = c.queue != null ? c.queue : env.get(Keys.QUEUE, Defaults.QUEUE);
+    if (!ClientCommand.OFF.equals(amqp)) {
+      new AmqpSettings(amqp, q, AmqpSettings.QueueType.CLASSIC); // validates the scheme now
+    }
+    return new ClientConfig(
+        baseUrl,
+        size,
+        count,
+        seconds(delaySeconds),
+        iters,
+        c.getThreads,
+        c.retries,
+        seconds(c.timeout),
+        c.rate,
+        c.warmupIterations,
+        c.image,
+        c.out != null
+            ? c.out
+            : Path.of(
+                "results", "runs", now.format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"))),
+        ClientCommand.OFF.equals(api) ? null : api,
+        c.rmqUser != null ? c.rmqUser : env.get(ClientCommand.ENV_RMQ_USER, "guest"),
+        c.rmqPassword != null ? c.rmqPassword : env.get(ClientCommand.ENV_RMQ_PASSWORD, "guest"),
+        c.vhost,
+        q,
+        ClientCommand.OFF.equals(amqp) ? null : amqp,
+        c.verify,
+        seconds(c.drainTimeout),
+        c.verifyThreads,
+        c.progress);
+  }
+
+  private static String checkUrl(String u) {
+    if (!u.startsWith("http://") && !u.startsWith("https://")) {
+      throw new IllegalArgumentException(
+          "the base URL must start with http:// or https://, was " + u);
+    }
+    while (u.endsWith("/")) {
+      u = u.substring(0, u.length() - 1);
+    }
+    return u;
+  }
+
+  private static void atLeast(String name, long value, long min) {
+    if (value < min) {
+      throw new IllegalArgumentException(name + " must be at least " + min + ", was " + value);
+    }
+  }
+
+  private static Duration seconds(double s) {
+    return Duration.ofNanos(Math.round(s * 1e9));
+  }
+}

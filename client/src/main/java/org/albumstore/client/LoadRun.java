@@ -1,0 +1,286 @@
+package org.albumstore.client;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.UUID;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.albumstore.client.broker.AmqpPassiveProbe;
+import org.albumstore.client.broker.BrokerSampler;
+import org.albumstore.client.broker.DrainWaiter;
+import org.albumstore.client.broker.ManagementApiProbe;
+import org.albumstore.client.broker.QueueProbe;
+import org.albumstore.client.broker.QueueSample;
+import org.albumstore.client.http.AlbumImage;
+import org.albumstore.client.http.AlbumStoreClient;
+import org.albumstore.client.http.ApacheTransport;
+import org.albumstore.client.http.ApiRequest;
+import org.albumstore.client.http.IdempotencyKeys;
+import org.albumstore.client.http.RetryPolicy;
+import org.albumstore.client.http.Sleeper;
+import org.albumstore.client.http.Transport;
+import org.albumstore.client.report.CsvRequestLog;
+import org.albumstore.client.report.RunSummary;
+import org.albumstore.client.report.TimelineCsv;
+import org.albumstore.client.stats.RequestObserver;
+import org.albumstore.client.stats.RunClock;
+import org.albumstore.client.stats.RunStatistics;
+import org.albumstore.client.stats.Timeline;
+import org.albumstore.client.stats.TimelineRow;
+import org.albumstore.client.verify.AlbumLedger;
+import org.albumstore.client.workload.FixedRatePacer;
+import org.albumstore.client.workload.Pacer;
+import org.albumstore.client.workload.ReaderLoop;
+import org.albumstore.client.workload.RecentAlbums;
+import org.albumstore.client.workload.ThreadGroupPlan;
+import org.albumstore.client.workload.WorkloadListener;
+import org.albumstore.client.workload.WorkloadScheduler;
+import org.albumstore.client.workload.WriterLoop;
+import org.albumstore.common.config.AmqpSettings;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One run, start to end: open the connections, warm up, run the thread groups under the timeline,
+ * wait for the queue to drain, verify, and hand the figures to {@link RunReporter}.
+ *
+ * <p>Everything opened here is closed here, in reverse order, in try-with-resources. A stop request
+ * (Ctrl-C) ends the load after the current iteration of each thread and skips verification; the
+ * report of what ran is still written.
+ */
+final class LoadRun {
+  private static final Logger LOG = LoggerFactory.getLogger(LoadRun.class);
+  private static final int CSV_BUFFER_ROWS = 65_536;
+  private static final int RECENT_ALBUMS = 65_536;
+
+  private final ClientConfig cfg;
+  private final PrintStream out;
+  private final PrintStream err;
+  private final CountDownLatch stop = new CountDownLatch(1);
+  private final CountDownLatch finished = new CountDownLatch(1);
+  private volatile WorkloadScheduler scheduler;
+
+  LoadRun(ClientConfig cfg, PrintStream out, PrintStream err) {
+    this.cfg = cfg;
+    this.out = out;
+    this.err = err;
+  }
+
+  /** Ends the load early (from a shutdown hook) and waits, bounded, for the report. */
+  void stopAndAwait(Duration limit) throws InterruptedException {
+    stop.countDown();
+    WorkloadScheduler s = scheduler;
+    if (s != null) {
+      s.requestStop();
+    }
+    finished.await(limit.toMillis(), TimeUnit.MILLISECONDS);
+  }
+
+  private boolean stopped() {
+    return stop.getCount() == 0;
+  }
+
+  /** Waits that end early, with an InterruptedException, when the run is stopped. */
+  private final Sleeper stopAwareSleeper =
+      d -> {
+        if (stop.await(d.toNanos(), TimeUnit.NANOSECONDS)) {
+          throw new InterruptedException("run stopped");
+        }
+      };
+
+  RunSummary run() throws IOException, InterruptedException {
+    try {
+      return runAndReport();
+    } finally {
+      finished.countDown();
+    }
+  }
+
+  private RunSummary runAndReport() throws IOException, InterruptedException {
+    Instant startedAt = Instant.now();
+    String runId =
+        RunReporter.RUN_ID_TIME.format(startedAt)
+            + "-"
+            + UUID.randomUUID().toString().substring(0, 8);
+    Path dir = Files.createDirectories(cfg.outDir());
+    AlbumImage image = cfg.image() == null ? AlbumImage.builtIn() : AlbumImage.read(cfg.image());
+    RunClock clock = RunClock.start();
+    RunStatistics stats = new RunStatistics();
+    RunReporter reporter = new RunReporter(cfg, runId, startedAt, image, dir);
+    LOG.info("run {}: {} -> {}", runId, cfg, dir);
+
+    int connections = cfg.writers() + cfg.getThreads() + cfg.verifyThreads();
+    try (ApacheTransport transport = new ApacheTransport(cfg.url(), connections, cfg.timeout());
+        CsvRequestLog csv = new CsvRequestLog(reporter.requestsCsv(), clock, CSV_BUFFER_ROWS);
+        TimelineCsv timelineCsv = new TimelineCsv(reporter.timelineCsv());
+        BrokerSampler sampler = BrokerSampler.start(probes(), Duration.ofSeconds(1))) {
+      preflight(transport);
+      AlbumLedger ledger = new AlbumLedger();
+      RecentAlbums recent = new RecentAlbums(RECENT_ALBUMS);
+      IdempotencyKeys keys = new IdempotencyKeys(runId);
+      if (cfg.warmupIterations() > 0) {
+        warmUp(
+            AlbumStoreClient.create(
+                transport, RetryPolicy.of(cfg.retries()), RequestObserver.NONE, image),
+            keys,
+            ledger,
+            recent);
+      }
+
+      AlbumStoreClient api =
+          AlbumStoreClient.create(
+              transport, RetryPolicy.of(cfg.retries()), RequestObserver.all(stats, csv), image);
+      Timeline timeline =
+          new Timeline(stats, sampler::latest, clock, timelineCsv, cfg.progress() ? err : null);
+      timeline.start();
+      Pacer pacer =
+          cfg.rate() > 0 ? new FixedRatePacer(cfg.rate(), System.nanoTime()) : Pacer.UNPACED;
+      WorkloadScheduler load =
+          new WorkloadScheduler(
+              new ThreadGroupPlan(cfg.groupSize(), cfg.groups(), cfg.delay(), cfg.getThreads()),
+              i ->
+                  new WriterLoop(
+                      api,
+                      pacer,
+                      keys,
+                      "t" + i,
+                      cfg.iterations(),
+                      ledger.newSegment(),
+                      recent,
+                      this::stopped),
+              keepReading -> new ReaderLoop(api, recent, keepReading, Sleeper.REAL),
+              logMilestones());
+      scheduler = load;
+      if (stopped()) {
+        load.requestStop();
+      }
+      WorkloadScheduler.Times times;
+      List<TimelineRow> rows;
+      try {
+        times = load.run();
+      } finally {
+        rows = timeline.stop(); // also when interrupted: no heartbeat outlives the run
+      }
+      QueueSample atEnd = sampler.latest();
+      LOG.info("load finished after {} s", String.format(Locale.ROOT, "%.1f", times.seconds()));
+
+      DrainWaiter.Result drain = new DrainWaiter.Result(DrainWaiter.Status.NOT_AWAITED, null);
+      RunSummary.Verification verification;
+      if (!cfg.verify()) {
+        verification = RunSummary.Verification.skipped("--no-verify");
+      } else if (stopped()) {
+        verification = RunSummary.Verification.skipped("run stopped early");
+      } else {
+        try {
+          PostLoadCheck.Outcome check =
+              new PostLoadCheck(cfg, stopAwareSleeper)
+                  .run(sampler, clock.epochMillis(times.endNanos()), transport, image, ledger);
+          drain = check.drain();
+          verification = check.verification();
+        } catch (InterruptedException e) {
+          if (!stopped()) {
+            throw e;
+          }
+          verification = RunSummary.Verification.skipped("run stopped during verification");
+        }
+      }
+      csv.close(); // flush the rows before the report names the file
+      return reporter.finish(
+          stats,
+          times,
+          rows,
+          sampler,
+          atEnd,
+          drain,
+          verification,
+          load.crashedThreads(),
+          csv.dropped(),
+          stopped(),
+          out);
+    }
+  }
+
+  private List<QueueProbe> probes() {
+    List<QueueProbe> probes = new ArrayList<>();
+    if (cfg.rmqApi() != null) {
+      probes.add(
+          new ManagementApiProbe(
+              cfg.rmqApi(), cfg.vhost(), cfg.queue(), cfg.rmqUser(), cfg.rmqPassword()));
+    }
+    if (cfg.amqpUri() != null) {
+      probes.add(
+          new AmqpPassiveProbe(
+              new AmqpSettings(cfg.amqpUri(), cfg.queue(), AmqpSettings.QueueType.CLASSIC)));
+    }
+    return probes;
+  }
+
+  /**
+   * One GET before the threads start: an unreachable server ends the run at once, not after every
+   * request of every thread has been retried. Any HTTP status means the server is there.
+   */
+  private void preflight(Transport transport) throws IOException {
+    try {
+      transport.send(ApiRequest.getReview("albumstore-client-preflight"));
+    } catch (IOException e) {
+      throw new UnreachableServerException(cfg.url(), e);
+    }
+  }
+
+  /** The first group's threads run the warm-up iterations: JIT, connections, server caches. */
+  private void warmUp(
+      AlbumStoreClient api, IdempotencyKeys keys, AlbumLedger ledger, RecentAlbums recent)
+      throws InterruptedException {
+    LOG.info("warm-up: {} threads x {} iterations", cfg.groupSize(), cfg.warmupIterations());
+    WorkloadScheduler warm =
+        new WorkloadScheduler(
+            new ThreadGroupPlan(cfg.groupSize(), 1, Duration.ZERO, 0),
+            i ->
+                new WriterLoop(
+                    api,
+                    Pacer.UNPACED,
+                    keys,
+                    "w" + i,
+                    cfg.warmupIterations(),
+                    ledger.newSegment(),
+                    recent,
+                    this::stopped),
+            keepReading -> () -> {},
+            WorkloadListener.NONE);
+    scheduler = warm;
+    warm.run();
+  }
+
+  private WorkloadListener logMilestones() {
+    return new WorkloadListener() {
+      @Override
+      public void groupStarted(int group, int threads) {
+        LOG.info("thread group {}/{} started ({} threads)", group + 1, cfg.groups(), threads);
+      }
+
+      @Override
+      public void readersStarted(int readers) {
+        LOG.info("first group finished: {} GET threads started", readers);
+      }
+
+      @Override
+      public void writersFinished() {
+        LOG.info("all writer threads finished");
+      }
+    };
+  }
+
+  /** The server did not answer at all. */
+  static final class UnreachableServerException extends IOException {
+    UnreachableServerException(String url, IOException cause) {
+      super("cannot reach " + url + ": " + cause, cause);
+    }
+  }
+}

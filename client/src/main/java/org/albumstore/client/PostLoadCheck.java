@@ -1,0 +1,88 @@
+package org.albumstore.client;
+
+import java.time.Duration;
+import org.albumstore.client.broker.BrokerSampler;
+import org.albumstore.client.broker.DrainWaiter;
+import org.albumstore.client.http.AlbumImage;
+import org.albumstore.client.http.AlbumStoreClient;
+import org.albumstore.client.http.RetryPolicy;
+import org.albumstore.client.http.Sleeper;
+import org.albumstore.client.http.Transport;
+import org.albumstore.client.report.RunSummary;
+import org.albumstore.client.stats.RequestObserver;
+import org.albumstore.client.verify.AlbumLedger;
+import org.albumstore.client.verify.VerificationResult;
+import org.albumstore.client.verify.Verifier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * After the load: wait (bounded) for the queue to drain, then check every album's counts.
+ *
+ * <p>How long disagreeing albums are re-read depends on what the queue figures can promise. After
+ * the management API said "drained" only a short settle time (its figures lag by up to its 5 s
+ * refresh). If the queue never drained, once. With no figures, or only the AMQP fallback (which
+ * does not see messages in flight at a consumer), until the drain timeout: the counts themselves
+ * are then the only evidence that everything was applied.
+ */
+final class PostLoadCheck {
+  static final Duration SETTLE = Duration.ofSeconds(10);
+  private static final Logger LOG = LoggerFactory.getLogger(PostLoadCheck.class);
+
+  private final ClientConfig cfg;
+  private final Sleeper sleeper;
+
+  /**
+   * @param sleeper used for every wait; it throws InterruptedException when the run is stopped
+   */
+  PostLoadCheck(ClientConfig cfg, Sleeper sleeper) {
+    this.cfg = cfg;
+    this.sleeper = sleeper;
+  }
+
+  record Outcome(DrainWaiter.Result drain, RunSummary.Verification verification) {}
+
+  Outcome run(
+      BrokerSampler sampler,
+      long loadEndEpochMillis,
+      Transport transport,
+      AlbumImage image,
+      AlbumLedger ledger)
+      throws InterruptedException {
+    DrainWaiter.Result drain =
+        DrainWaiter.await(sampler, loadEndEpochMillis, cfg.drainTimeout(), sleeper);
+    Duration recheck;
+    String note;
+    switch (drain.status()) {
+      case DRAINED -> {
+        recheck = SETTLE;
+        note = "queue drained; disagreeing counts re-read for up to " + SETTLE.toSeconds() + " s";
+      }
+      case TIMED_OUT -> {
+        recheck = Duration.ZERO;
+        note = "queue did not drain within " + cfg.drainTimeout().toSeconds() + " s";
+      }
+      default -> {
+        recheck = cfg.drainTimeout();
+        note = "no complete queue figures; counts polled until they agreed or the drain timeout";
+      }
+    }
+    LOG.info("verifying {} albums ({})", ledger.albums(), note);
+    // Its own client: these reads are not part of the load's statistics, and an album that
+    // disagrees is re-read by the verifier's loop rather than by quick retries.
+    AlbumStoreClient reader =
+        AlbumStoreClient.create(transport, RetryPolicy.of(0), RequestObserver.NONE, image);
+    VerificationResult r =
+        new Verifier(reader, cfg.verifyThreads(), sleeper).verify(ledger, recheck);
+    return new Outcome(
+        drain,
+        new RunSummary.Verification(
+            r.ok() ? "ok" : "mismatches",
+            r.albums(),
+            r.mismatches(),
+            r.firstMismatches(),
+            r.rounds(),
+            r.seconds(),
+            note));
+  }
+}

@@ -1,0 +1,64 @@
+package org.albumstore.client.broker;
+
+import com.rabbitmq.client.AMQP;
+import com.rabbitmq.client.Channel;
+import com.rabbitmq.client.Connection;
+import com.rabbitmq.client.ConnectionFactory;
+import java.io.IOException;
+import org.albumstore.common.amqp.AmqpConnections;
+import org.albumstore.common.config.AmqpSettings;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Queue depth from a passive queue declare over AMQP: the fallback where there is no management API
+ * (e.g. Amazon MQ without it reachable). It sees only ready messages, not those in flight at a
+ * consumer, and no rates.
+ *
+ * <p>A passive declare of a missing queue closes the channel (AMQP 404), so the channel is reopened
+ * on the next sample; the connection (with automatic recovery) is kept.
+ */
+public final class AmqpPassiveProbe implements QueueProbe {
+  public static final String SOURCE = "amqp";
+  private static final Logger LOG = LoggerFactory.getLogger(AmqpPassiveProbe.class);
+  private static final int CONNECT_TIMEOUT_MS = 3_000;
+
+  private final AmqpSettings settings;
+  private Connection connection;
+  private Channel channel;
+
+  public AmqpPassiveProbe(AmqpSettings settings) {
+    this.settings = settings;
+  }
+
+  @Override
+  public String source() {
+    return SOURCE;
+  }
+
+  @Override
+  public QueueSample sample() throws Exception {
+    if (connection == null) {
+      ConnectionFactory f = AmqpConnections.factory(settings);
+      f.setConnectionTimeout(CONNECT_TIMEOUT_MS);
+      connection = f.newConnection("albumstore-client-queue-sampler");
+    }
+    if (channel == null || !channel.isOpen()) {
+      channel = connection.createChannel();
+    }
+    AMQP.Queue.DeclareOk ok = channel.queueDeclarePassive(settings.queue());
+    return new QueueSample(
+        System.currentTimeMillis(), SOURCE, ok.getMessageCount(), -1, Double.NaN, Double.NaN);
+  }
+
+  @Override
+  public void close() {
+    if (connection != null) {
+      try {
+        connection.close(2_000);
+      } catch (IOException e) {
+        LOG.warn("closing the sampler's AMQP connection failed: {}", e.toString());
+      }
+    }
+  }
+}

@@ -1,0 +1,184 @@
+package org.albumstore.client.broker;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Reads the write queue once a period on a thread of its own and keeps the latest reading and the
+ * run's aggregates (max depth, mean and peak rates).
+ *
+ * <p>The source is chosen once, at start: the first candidate probe that answers (management API,
+ * then AMQP). A source that fails later yields "unknown" readings until it answers again; each
+ * change is logged once, never once per second.
+ */
+public final class BrokerSampler implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(BrokerSampler.class);
+
+  private final QueueProbe probe;
+  private final ScheduledExecutorService executor;
+  private volatile QueueSample latest;
+  private boolean failing; // sampler thread only
+
+  // Guarded by this.
+  private long maxDepth = -1;
+  private final RateStats publish = new RateStats();
+  private final RateStats deliver = new RateStats();
+
+  /** Mean and peak of a rate over the readings that had it. */
+  private static final class RateStats {
+    double sum;
+    double peak;
+    long n;
+
+    void add(double rate) {
+      if (!Double.isNaN(rate)) {
+        sum += rate;
+        peak = Math.max(peak, rate);
+        n++;
+      }
+    }
+
+    Double mean() {
+      return n == 0 ? null : sum / n;
+    }
+
+    Double peak() {
+      return n == 0 ? null : peak;
+    }
+  }
+
+  /**
+   * The run's figures.
+   *
+   * @param maxDepth the deepest reading, null when the depth was never known
+   * @param meanPublishRate null when unknown (also for the following)
+   */
+  public record Aggregate(
+      Long maxDepth,
+      Double meanPublishRate,
+      Double peakPublishRate,
+      Double meanDeliverRate,
+      Double peakDeliverRate) {}
+
+  private BrokerSampler(QueueProbe probe, QueueSample first, Duration period) {
+    this.probe = probe;
+    this.latest = first;
+    if (probe == null) {
+      executor = null;
+      return;
+    }
+    accumulate(first);
+    executor =
+        Executors.newSingleThreadScheduledExecutor(
+            r -> {
+              Thread t = new Thread(r, "queue-sampler");
+              t.setDaemon(true);
+              return t;
+            });
+    executor.scheduleWithFixedDelay(
+        this::sampleOnce, period.toMillis(), period.toMillis(), TimeUnit.MILLISECONDS);
+  }
+
+  /**
+   * Picks the first candidate that answers and starts sampling it; none answering is not an error.
+   */
+  public static BrokerSampler start(List<QueueProbe> candidates, Duration period) {
+    QueueProbe chosen = null;
+    QueueSample first = null;
+    for (QueueProbe p : candidates) {
+      if (chosen != null) {
+        p.close();
+        continue;
+      }
+      try {
+        first = p.sample();
+        chosen = p;
+        LOG.info("queue depth: read from the {}", p.source());
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        p.close();
+      } catch (Exception e) {
+        LOG.info("queue depth: {} not available ({})", p.source(), e.toString());
+        p.close();
+      }
+    }
+    if (chosen == null) {
+      LOG.info("queue depth: no source answered; reported as n/a");
+      return new BrokerSampler(null, QueueSample.unknown(System.currentTimeMillis()), period);
+    }
+    return new BrokerSampler(chosen, first, period);
+  }
+
+  private void sampleOnce() {
+    QueueSample s;
+    try {
+      s = probe.sample();
+      if (failing) {
+        LOG.info("queue depth: {} answers again", probe.source());
+        failing = false;
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return;
+    } catch (Exception e) {
+      if (!failing) {
+        LOG.warn("queue depth: {} stopped answering ({})", probe.source(), e.toString());
+        failing = true;
+      }
+      s = QueueSample.unknown(System.currentTimeMillis());
+    }
+    accumulate(s);
+    latest = s;
+  }
+
+  private synchronized void accumulate(QueueSample s) {
+    if (s.depthKnown()) {
+      maxDepth = Math.max(maxDepth, s.depth());
+    }
+    publish.add(s.publishRate());
+    deliver.add(s.deliverRate());
+  }
+
+  public QueueSample latest() {
+    return latest;
+  }
+
+  /** Whether any source answered at start. */
+  public boolean available() {
+    return probe != null;
+  }
+
+  /** {@code management-api}, {@code amqp} or {@code n/a}. */
+  public String source() {
+    return probe == null ? QueueSample.NONE : probe.source();
+  }
+
+  public synchronized Aggregate aggregate() {
+    return new Aggregate(
+        maxDepth < 0 ? null : maxDepth,
+        publish.mean(),
+        publish.peak(),
+        deliver.mean(),
+        deliver.peak());
+  }
+
+  @Override
+  public void close() {
+    if (executor != null) {
+      executor.shutdownNow();
+      try {
+        if (!executor.awaitTermination(5, TimeUnit.SECONDS)) {
+          LOG.warn("queue sampler did not stop within 5 s");
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+      probe.close();
+    }
+  }
+}

@@ -1,0 +1,35 @@
+package org.albumstore.client.broker;
+
+/**
+ * The write queue as seen at one moment.
+ *
+ * @param epochMillis when it was read
+ * @param source {@code management-api}, {@code amqp} or {@code n/a}
+ * @param depth messages in the queue (ready + unacknowledged), -1 when unknown; the AMQP fallback
+ *     only sees ready messages
+ * @param unacked messages delivered but not yet acknowledged, -1 when unknown
+ * @param publishRate messages/s published to the queue, NaN when unknown
+ * @param deliverRate messages/s delivered from the queue, NaN when unknown
+ */
+public record QueueSample(
+    long epochMillis,
+    String source,
+    long depth,
+    long unacked,
+    double publishRate,
+    double deliverRate) {
+  public static final String NONE = "n/a";
+
+  public static QueueSample unknown(long epochMillis) {
+    return new QueueSample(epochMillis, NONE, -1, -1, Double.NaN, Double.NaN);
+  }
+
+  public boolean depthKnown() {
+    return depth >= 0;
+  }
+
+  /** Nothing left to apply: empty and nothing in flight at a consumer. */
+  public boolean drained() {
+    return depth == 0 && unacked == 0;
+  }
+}

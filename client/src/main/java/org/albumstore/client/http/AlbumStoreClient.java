@@ -1,0 +1,129 @@
+package org.albumstore.client.http;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.util.Optional;
+import org.albumstore.client.stats.Completion;
+import org.albumstore.client.stats.RequestObserver;
+import org.albumstore.common.event.AlbumProfile;
+import org.albumstore.common.event.Identifiers;
+import org.albumstore.common.event.Vote;
+
+/**
+ * The Album Store API over a {@link RetryingCaller}: builds the requests, reads the JSON answers
+ * and reports each logical request once to the observer.
+ *
+ * <p>A 200 whose body cannot be used (no valid {@code albumID}, unreadable counts) counts as a
+ * failure named {@code bad-body}: it is a server defect, and retrying the same key would return the
+ * same body.
+ */
+public final class AlbumStoreClient implements AlbumStoreApi {
+  /** The profile every album gets: the example of the API description. */
+  public static final AlbumProfile PROFILE =
+      new AlbumProfile("Sex Pistols", "Never Mind The Bollocks!", "1977");
+
+  static final String BAD_BODY = "bad-body";
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  private final RetryingCaller caller;
+  private final RequestObserver observer;
+  private final ApiRequest.AlbumUpload upload;
+
+  public AlbumStoreClient(RetryingCaller caller, RequestObserver observer, AlbumImage image) {
+    this.caller = caller;
+    this.observer = observer;
+    this.upload = new ApiRequest.AlbumUpload(image, profileJson(PROFILE));
+  }
+
+  /**
+   * A client over {@code transport} whose requests, and retries, are reported to {@code observer}.
+   */
+  public static AlbumStoreClient create(
+      Transport transport, RetryPolicy policy, RequestObserver observer, AlbumImage image) {
+    return new AlbumStoreClient(
+        new RetryingCaller(transport, policy, Sleeper.REAL, observer), observer, image);
+  }
+
+  static String profileJson(AlbumProfile p) {
+    return JSON.createObjectNode()
+        .put("artist", p.artist())
+        .put("title", p.title())
+        .put("year", p.year())
+        .toString();
+  }
+
+  @Override
+  public Optional<String> createAlbum(String idempotencyKey, long dueNanos)
+      throws InterruptedException {
+    CallResult r = caller.call(ApiRequest.createAlbum(idempotencyKey, upload), dueNanos);
+    String albumId = null;
+    if (r.isSuccess()) {
+      JsonNode body = parse(r.response().body());
+      String id = body == null ? null : body.path("albumID").asText(null);
+      albumId = Identifiers.isValidToken(id) ? id : null;
+    }
+    report(r, r.isSuccess() && albumId != null);
+    return Optional.ofNullable(albumId);
+  }
+
+  @Override
+  public boolean review(Vote vote, String albumId, String idempotencyKey, long dueNanos)
+      throws InterruptedException {
+    CallResult r = caller.call(ApiRequest.review(vote, albumId, idempotencyKey), dueNanos);
+    report(r, r.isSuccess());
+    return r.isSuccess();
+  }
+
+  @Override
+  public ReviewCounts getReview(String albumId, long dueNanos) throws InterruptedException {
+    CallResult r = caller.call(ApiRequest.getReview(albumId), dueNanos);
+    ReviewCounts counts;
+    if (r.isSuccess()) {
+      JsonNode body = parse(r.response().body());
+      Long likes = body == null ? null : count(body.get("likes"));
+      Long dislikes = body == null ? null : count(body.get("dislikes"));
+      counts =
+          likes != null && dislikes != null
+              ? ReviewCounts.found(likes, dislikes)
+              : ReviewCounts.failed(BAD_BODY);
+    } else if (r.response() != null && r.response().status() == 404) {
+      counts = ReviewCounts.notFound();
+    } else {
+      counts = ReviewCounts.failed(r.code());
+    }
+    report(r, counts.status() == ReviewCounts.Status.FOUND);
+    return counts;
+  }
+
+  /** The API declares the counts as strings; accept numbers too. */
+  private static Long count(JsonNode n) {
+    if (n == null || !(n.isTextual() || n.isIntegralNumber())) {
+      return null;
+    }
+    try {
+      long v = n.isTextual() ? Long.parseLong(n.asText()) : n.asLong();
+      return v < 0 ? null : v;
+    } catch (NumberFormatException e) {
+      return null;
+    }
+  }
+
+  private void report(CallResult r, boolean ok) {
+    String code = r.isSuccess() && !ok ? BAD_BODY : r.code();
+    observer.onCompleted(
+        new Completion(r.request().type(), r.startNanos(), r.endNanos(), code, ok, r.attempts()));
+  }
+
+  /**
+   * @return the body as JSON, or null when there is none or it is not JSON; the caller then counts
+   *     the request as failed with {@code bad-body}, which is how the defect gets reported
+   */
+  private static JsonNode parse(byte[] body) {
+    try {
+      return body == null || body.length == 0 ? null : JSON.readTree(body);
+    } catch (IOException notJson) {
+      return null;
+    }
+  }
+}

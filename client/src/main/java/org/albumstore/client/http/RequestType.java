@@ -1,0 +1,38 @@
+package org.albumstore.client.http;
+
+/**
+ * The four requests of the workload. The labels are the report's vocabulary (console tables, CSV,
+ * JSON), so they never change once published.
+ */
+public enum RequestType {
+  POST_ALBUMS("POST /albums", true),
+  POST_LIKE("POST /review/like", true),
+  POST_DISLIKE("POST /review/dislike", true),
+  GET_REVIEW("GET /review", false);
+
+  private final String label;
+  private final boolean write;
+
+  RequestType(String label, boolean write) {
+    this.label = label;
+    this.write = write;
+  }
+
+  public String label() {
+    return label;
+  }
+
+  /** Writes are the measured workload; reads run beside it and are reported separately. */
+  public boolean isWrite() {
+    return write;
+  }
+
+  public static RequestType fromLabel(String label) {
+    for (RequestType t : values()) {
+      if (t.label.equals(label)) {
+        return t;
+      }
+    }
+    throw new IllegalArgumentException("unknown request type '" + label + "'");
+  }
+}

@@ -1,0 +1,54 @@
+package org.albumstore.client.http;
+
+import java.io.IOException;
+import java.time.Duration;
+import org.albumstore.client.stats.RequestObserver;
+
+/**
+ * Sends a request until it succeeds or the retries run out.
+ *
+ * <p>Every non-2xx status and every I/O error is retried, as the workload definition demands (a 4xx
+ * will usually fail again; that shows in the report as retries, not as a silent skip). A write
+ * carries its idempotency key inside the {@link ApiRequest}, and the very same request object is
+ * sent on each attempt, so a retry after a timeout cannot apply a write twice on a server that
+ * honours the key.
+ */
+public final class RetryingCaller {
+  private final Transport transport;
+  private final RetryPolicy policy;
+  private final Sleeper sleeper;
+  private final RequestObserver observer;
+
+  public RetryingCaller(
+      Transport transport, RetryPolicy policy, Sleeper sleeper, RequestObserver observer) {
+    this.transport = transport;
+    this.policy = policy;
+    this.sleeper = sleeper;
+    this.observer = observer;
+  }
+
+  /**
+   * @param dueNanos when the request was due ({@link System#nanoTime()}); latency counts from here
+   */
+  public CallResult call(ApiRequest request, long dueNanos) throws InterruptedException {
+    int attempts = 0;
+    while (true) {
+      attempts++;
+      ApiResponse response = null;
+      String failure = null;
+      try {
+        response = transport.send(request);
+      } catch (IOException e) {
+        failure = e.getClass().getSimpleName();
+      }
+      boolean ok = response != null && response.isSuccess();
+      if (ok || attempts > policy.retries()) {
+        return new CallResult(request, response, failure, attempts, dueNanos, System.nanoTime());
+      }
+      observer.onRetry(
+          request.type(), response != null ? Integer.toString(response.status()) : failure);
+      Duration wait = policy.delayAfter(attempts, response);
+      sleeper.sleep(wait);
+    }
+  }
+}

@@ -1,0 +1,18 @@
+package org.albumstore.client.http;
+
+import java.io.IOException;
+
+/**
+ * Sends one attempt of a request. The seam between the retry logic and the wire: tests substitute a
+ * scripted transport, the runnable uses {@link ApacheTransport}.
+ */
+public interface Transport extends AutoCloseable {
+  /**
+   * @return the response, whatever its status
+   * @throws IOException when no response arrived (refused, reset, timed out)
+   */
+  ApiResponse send(ApiRequest request) throws IOException;
+
+  @Override
+  default void close() throws IOException {}
+}

@@ -1,0 +1,163 @@
+package org.albumstore.client.report;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import org.albumstore.client.stats.TypeStats;
+import org.albumstore.client.verify.Mismatch;
+
+/**
+ * The final report as plain-text tables for stdout. The words and the order of the lines are a
+ * stable vocabulary (scripts grep for {@code throughput:}, {@code verified:}, ...), in the manner
+ * of rabbitmq-perf-test: change them only with care.
+ */
+public final class ConsoleReport {
+  private static final String ROW = "%-21s %9s %9s %8s %8s %10s %9s %9s %9s %9s %9s %9s %9s%n";
+
+  private ConsoleReport() {}
+
+  public static String render(RunSummary s) {
+    StringBuilder b = new StringBuilder();
+    RunSummary.Settings c = s.settings();
+    b.append(f("albumstore-client %s, run %s%n", s.version(), s.runId()));
+    b.append(f("url: %s%n", c.url()));
+    b.append(
+        f(
+            "load: %d group(s) x %d threads, delay %s s, %d iterations per thread, %d get threads,"
+                + " %s, retries %d%n",
+            c.groups(),
+            c.groupSize(),
+            num(c.delaySeconds()),
+            c.iterations(),
+            c.getThreads(),
+            c.rate() > 0 ? "open model at " + num(c.rate()) + " req/s" : "closed model",
+            c.retries()));
+    b.append('\n');
+    b.append(
+        f(
+            ROW,
+            "request type",
+            "count",
+            "ok",
+            "failed",
+            "retries",
+            "req/s",
+            "mean",
+            "min",
+            "p50",
+            "p95",
+            "p99",
+            "p99.9",
+            "max"));
+    List<TypeStats> rows = new ArrayList<>();
+    for (TypeStats t : s.requests()) {
+      if (!t.type().startsWith("GET")) {
+        rows.add(t);
+      }
+    }
+    rows.add(s.allWrites());
+    s.requests().stream().filter(t -> t.type().startsWith("GET")).forEach(rows::add);
+    for (TypeStats t : rows) {
+      b.append(
+          f(
+              ROW,
+              t.type(),
+              t.count(),
+              t.ok(),
+              t.failed(),
+              t.retries(),
+              f("%.1f", t.throughput()),
+              ms(t.meanMs()),
+              ms(t.minMs()),
+              ms(t.p50Ms()),
+              ms(t.p95Ms()),
+              ms(t.p99Ms()),
+              ms(t.p999Ms()),
+              ms(t.maxMs())));
+    }
+    b.append(
+        "latency in ms of successful requests; req/s = successful requests per second of wall"
+            + " time\n\n");
+    b.append(f("wall time: %.3f s%n", s.wallSeconds()));
+    b.append(f("throughput: %.1f req/s (successful writes)%n", s.throughput()));
+    b.append(f("failures: %s%n", counts(s.failures())));
+    b.append(f("retried attempts: %s%n", counts(s.retriedAttempts())));
+    if (s.crashedThreads() > 0) {
+      b.append(f("threads died: %d (see the log)%n", s.crashedThreads()));
+    }
+    if (s.csvRowsDropped() > 0) {
+      b.append(f("csv rows dropped: %d (disk too slow)%n", s.csvRowsDropped()));
+    }
+    broker(b, s.broker());
+    verification(b, s.verification());
+    if (s.outputs() != null) {
+      b.append(f("outputs: %s%n", s.outputs().directory()));
+    }
+    b.append(f("exit code: %d%n", s.exitCode()));
+    return b.toString();
+  }
+
+  private static void broker(StringBuilder b, RunSummary.Broker q) {
+    b.append(
+        f(
+            "queue %s (%s): depth max %s, at end of load %s, drain %s%n",
+            q.queue(),
+            q.source(),
+            orNa(q.maxDepth()),
+            orNa(q.depthAtEndOfLoad()),
+            q.drainSeconds() != null
+                ? f("%s after %.1f s", q.drain(), q.drainSeconds())
+                : q.drain()));
+    b.append(
+        f(
+            "broker rates: publish mean %s msg/s (peak %s), deliver mean %s msg/s (peak %s)%n",
+            rate(q.meanPublishRate()),
+            rate(q.peakPublishRate()),
+            rate(q.meanDeliverRate()),
+            rate(q.peakDeliverRate())));
+  }
+
+  private static void verification(StringBuilder b, RunSummary.Verification v) {
+    if ("skipped".equals(v.status())) {
+      b.append(f("verified: skipped (%s)%n", v.note()));
+      return;
+    }
+    b.append(f("verified: %d albums, %d mismatches%n", v.albums(), v.mismatches()));
+    for (Mismatch m : v.firstMismatches()) {
+      b.append(f("  mismatch %s: %s%n", m.albumId(), m.problem()));
+    }
+    if (v.mismatches() > v.firstMismatches().size()) {
+      b.append(f("  ... and %d more%n", v.mismatches() - v.firstMismatches().size()));
+    }
+  }
+
+  static String counts(Map<String, Long> m) {
+    if (m.isEmpty()) {
+      return "none";
+    }
+    List<String> parts = new ArrayList<>();
+    m.forEach((k, v) -> parts.add(k + " x " + v));
+    return String.join(", ", parts);
+  }
+
+  private static String orNa(Long v) {
+    return v == null ? "n/a" : Long.toString(v);
+  }
+
+  private static String rate(Double r) {
+    return r == null ? "n/a" : f("%.1f", r);
+  }
+
+  private static String ms(double v) {
+    return f("%.3f", v);
+  }
+
+  static String num(double v) {
+    return v == Math.rint(v) ? Long.toString((long) v) : f("%s", v);
+  }
+
+  private static String f(String format, Object... args) {
+    return String.format(Locale.ROOT, format, args);
+  }
+}

@@ -1,0 +1,138 @@
+package org.albumstore.client.report;
+
+import java.util.List;
+import java.util.Map;
+import org.albumstore.client.stats.TypeStats;
+import org.albumstore.client.verify.Mismatch;
+
+/**
+ * Everything a run reports: what the console tables print, what {@code summary.json} holds (field
+ * names are the JSON's vocabulary; keep them stable), and what {@code ClientMain.execute} returns.
+ *
+ * @param wallSeconds from the first writer's start to the last writer's end (warm-up and
+ *     verification excluded)
+ * @param throughput successful writes per second of wall time
+ * @param requests one entry per request type, in the fixed order of the tables
+ * @param failures requests that failed after all retries, by {@code "<type>: <status|exception>"}
+ * @param retriedAttempts attempts that failed and were retried, by the same key
+ * @param crashedThreads load threads that died of an unexpected exception (a bug; logged)
+ * @param csvRowsDropped per-request CSV rows lost because the disk could not keep up
+ * @param exitCode the process exit code the run ends with
+ */
+public record RunSummary(
+    String tool,
+    String version,
+    String runId,
+    String startedAt,
+    String finishedAt,
+    Settings settings,
+    double wallSeconds,
+    double throughput,
+    List<TypeStats> requests,
+    TypeStats allWrites,
+    Map<String, Long> failures,
+    Map<String, Long> retriedAttempts,
+    Broker broker,
+    Verification verification,
+    int crashedThreads,
+    long csvRowsDropped,
+    Outputs outputs,
+    int exitCode) {
+
+  /** The options the run used (passwords left out, URIs redacted). */
+  public record Settings(
+      String url,
+      int groupSize,
+      int groups,
+      double delaySeconds,
+      int iterations,
+      int getThreads,
+      int retries,
+      double timeoutSeconds,
+      double rate,
+      int warmupIterations,
+      String image,
+      int imageBytes,
+      String queue,
+      String rmqApi,
+      String amqpUri,
+      boolean verify,
+      double drainTimeoutSeconds) {}
+
+  /**
+   * The write queue over the run; null fields are unknown.
+   *
+   * @param source {@code management-api}, {@code amqp} or {@code n/a}
+   * @param drain how the wait for an empty queue ended: {@code drained}, {@code ready-empty},
+   *     {@code timed-out}, {@code unknown} or {@code not-awaited}
+   * @param drainSeconds from the end of the load to the first empty reading
+   */
+  public record Broker(
+      String source,
+      String queue,
+      Long maxDepth,
+      Long depthAtEndOfLoad,
+      String drain,
+      Double drainSeconds,
+      Double meanPublishRate,
+      Double peakPublishRate,
+      Double meanDeliverRate,
+      Double peakDeliverRate) {}
+
+  /**
+   * @param status {@code ok}, {@code mismatches} or {@code skipped}
+   * @param note why it was skipped, or how the expectation was read
+   */
+  public record Verification(
+      String status,
+      long albums,
+      long mismatches,
+      List<Mismatch> firstMismatches,
+      int rounds,
+      double seconds,
+      String note) {
+
+    public static Verification skipped(String why) {
+      return new Verification("skipped", 0, 0, List.of(), 0, 0, why);
+    }
+  }
+
+  /** Paths of the files the run wrote (null when one could not be written). */
+  public record Outputs(
+      String directory,
+      String requestsCsv,
+      String timelineCsv,
+      String summaryJson,
+      String chartPng,
+      String reportHtml) {}
+
+  /** The row of one request type, e.g. {@code "GET /review"}. */
+  public TypeStats stats(String type) {
+    return requests.stream()
+        .filter(s -> s.type().equals(type))
+        .findFirst()
+        .orElseThrow(() -> new IllegalArgumentException("no request type " + type));
+  }
+
+  public RunSummary withOutputs(Outputs o) {
+    return new RunSummary(
+        tool,
+        version,
+        runId,
+        startedAt,
+        finishedAt,
+        settings,
+        wallSeconds,
+        throughput,
+        requests,
+        allWrites,
+        failures,
+        retriedAttempts,
+        broker,
+        verification,
+        crashedThreads,
+        csvRowsDropped,
+        o,
+        exitCode);
+  }
+}

@@ -1,0 +1,36 @@
+package org.albumstore.client.stats;
+
+import java.util.List;
+import org.albumstore.client.http.RequestType;
+
+/**
+ * Told about every finished request and every retried attempt. Called on the hot path from many
+ * threads at once: implementations must be thread-safe and must not block.
+ */
+public interface RequestObserver {
+  RequestObserver NONE = c -> {};
+
+  void onCompleted(Completion completion);
+
+  /** An attempt failed with {@code code} and will be retried. */
+  default void onRetry(RequestType type, String code) {}
+
+  static RequestObserver all(RequestObserver... observers) {
+    List<RequestObserver> list = List.of(observers);
+    return new RequestObserver() {
+      @Override
+      public void onCompleted(Completion completion) {
+        for (RequestObserver o : list) {
+          o.onCompleted(completion);
+        }
+      }
+
+      @Override
+      public void onRetry(RequestType type, String code) {
+        for (RequestObserver o : list) {
+          o.onRetry(type, code);
+        }
+      }
+    };
+  }
+}

@@ -1,0 +1,4 @@
+package org.albumstore.client.verify;
+
+/** An album whose counters do not agree with what was acknowledged. */
+public record Mismatch(String albumId, String problem) {}

@@ -1,0 +1,18 @@
+package org.albumstore.client.workload;
+
+/**
+ * When may the next request go? In the closed model (the default) at once: each thread sends when
+ * its previous request is done. In the open model ({@link FixedRatePacer}) at the next slot of a
+ * fixed schedule shared by all threads.
+ */
+public interface Pacer {
+  /** The closed model: never waits; the request is due now. */
+  Pacer UNPACED = System::nanoTime;
+
+  /**
+   * Waits until the next request may be sent.
+   *
+   * @return when it was due ({@link System#nanoTime()}): latency is measured from here
+   */
+  long awaitNext() throws InterruptedException;
+}

@@ -1,0 +1,77 @@
+package org.albumstore.client.workload;
+
+import java.util.Optional;
+import java.util.function.BooleanSupplier;
+import org.albumstore.client.http.AlbumStoreApi;
+import org.albumstore.client.http.IdempotencyKeys;
+import org.albumstore.client.verify.LedgerSegment;
+import org.albumstore.common.event.Vote;
+
+/**
+ * One writer thread's work: per iteration, {@code POST /albums}, then two likes and one dislike of
+ * the album it returned. An album that could not be created gets no reviews (there is no ID to
+ * review). Every outcome goes into the thread's ledger segment for verification.
+ */
+public final class WriterLoop implements Runnable {
+  private static final Vote[] REVIEWS = {Vote.LIKE, Vote.LIKE, Vote.DISLIKE};
+  private static final String[] STEPS = {"l1", "l2", "d"};
+
+  private final AlbumStoreApi api;
+  private final Pacer pacer;
+  private final IdempotencyKeys keys;
+  private final String thread;
+  private final int iterations;
+  private final LedgerSegment ledger;
+  private final RecentAlbums recent;
+  private final BooleanSupplier stopped;
+
+  /**
+   * @param thread this thread's label in idempotency keys, unique in the run (e.g. {@code t12})
+   * @param recent where readers find created albums
+   * @param stopped when true, the loop ends after the current iteration
+   */
+  public WriterLoop(
+      AlbumStoreApi api,
+      Pacer pacer,
+      IdempotencyKeys keys,
+      String thread,
+      int iterations,
+      LedgerSegment ledger,
+      RecentAlbums recent,
+      BooleanSupplier stopped) {
+    this.api = api;
+    this.pacer = pacer;
+    this.keys = keys;
+    this.thread = thread;
+    this.iterations = iterations;
+    this.ledger = ledger;
+    this.recent = recent;
+    this.stopped = stopped;
+  }
+
+  @Override
+  public void run() {
+    try {
+      for (int i = 0; i < iterations && !stopped.getAsBoolean(); i++) {
+        iteration(i);
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  private void iteration(int i) throws InterruptedException {
+    Optional<String> created = api.createAlbum(keys.key(thread, i, "a"), pacer.awaitNext());
+    if (created.isEmpty()) {
+      return;
+    }
+    String albumId = created.get();
+    int index = ledger.add(albumId);
+    recent.add(albumId);
+    for (int r = 0; r < REVIEWS.length; r++) {
+      boolean ok =
+          api.review(REVIEWS[r], albumId, keys.key(thread, i, STEPS[r]), pacer.awaitNext());
+      ledger.vote(index, REVIEWS[r], ok);
+    }
+  }
+}

@@ -1,0 +1,233 @@
+package org.albumstore.client;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.LocalDateTime;
+import java.util.Map;
+import org.albumstore.common.config.Defaults;
+import org.albumstore.common.config.Env;
+import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
+import picocli.CommandLine.Model.ArgSpec;
+import picocli.CommandLine.Model.OptionSpec;
+
+class ClientCommandTest {
+  private static final LocalDateTime NOW = LocalDateTime.of(2025, 11, 22, 8, 32, 1);
+  private static final Env NO_ENV = Env.of(Map.of());
+
+  private static ClientConfig parse(Env env, String... args) {
+    ClientCommand c = new ClientCommand();
+    new CommandLine(c).parseArgs(args);
+    return c.toConfig(env, NOW);
+  }
+
+  private static ClientConfig parse(String... args) {
+    return parse(NO_ENV, args);
+  }
+
+  @Test
+  void noArgumentsGiveTheDocumentedDefaults() {
+    ClientConfig c = parse();
+    assertThat(c.url()).isEqualTo("http://127.0.0.1:8080/albumstore");
+    assertThat(c.groupSize()).isEqualTo(10);
+    assertThat(c.groups()).isEqualTo(1);
+    assertThat(c.delay()).isEqualTo(Duration.ofSeconds(2));
+    assertThat(c.iterations()).isEqualTo(100);
+    assertThat(c.getThreads()).isZero();
+    assertThat(c.retries()).isEqualTo(5);
+    assertThat(c.timeout()).isEqualTo(Duration.ofSeconds(30));
+    assertThat(c.rate()).isZero();
+    assertThat(c.warmupIterations()).isZero();
+    assertThat(c.image()).isNull();
+    assertThat(c.outDir()).isEqualTo(Path.of("results", "runs", "20251122-083201"));
+    assertThat(c.rmqApi()).isEqualTo("http://127.0.0.1:15672");
+    assertThat(c.rmqUser()).isEqualTo("guest");
+    assertThat(c.rmqPassword()).isEqualTo("guest");
+    assertThat(c.vhost()).isEqualTo("/");
+    assertThat(c.queue()).isEqualTo("albumstore.writes");
+    assertThat(c.amqpUri()).isEqualTo(Defaults.AMQP_URI);
+    assertThat(c.verify()).isTrue();
+    assertThat(c.drainTimeout()).isEqualTo(Duration.ofSeconds(120));
+    assertThat(c.verifyThreads()).isEqualTo(8);
+    assertThat(c.progress()).isTrue();
+  }
+
+  @Test
+  void courseFormSetsGroupsDelayAndUrl() {
+    ClientConfig c = parse("10", "30", "2", "http://10.0.0.5:8080/albumstore/");
+    assertThat(c.groupSize()).isEqualTo(10);
+    assertThat(c.groups()).isEqualTo(30);
+    assertThat(c.delay()).isEqualTo(Duration.ofSeconds(2));
+    assertThat(c.url()).isEqualTo("http://10.0.0.5:8080/albumstore");
+  }
+
+  @Test
+  void courseFormNeedsAllFourArguments() {
+    assertThatThrownBy(() -> parse("10", "30"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("all four");
+  }
+
+  @Test
+  void courseFormCannotBeMixedWithTheLoadOptions() {
+    assertThatThrownBy(() -> parse("--threads", "4", "10", "30", "2", "http://h/a"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("not both");
+  }
+
+  @Test
+  void threadsIsOneGroup() {
+    ClientConfig c = parse("--threads", "256", "--iterations", "7");
+    assertThat(c.groupSize()).isEqualTo(256);
+    assertThat(c.groups()).isEqualTo(1);
+    assertThat(c.iterations()).isEqualTo(7);
+    assertThatThrownBy(() -> parse("--threads", "4", "--groups", "2"))
+        .hasMessageContaining("--threads cannot be combined");
+  }
+
+  @Test
+  void everyOptionIsParsed() {
+    ClientConfig c =
+        parse(
+            "--url",
+            "http://127.0.0.1:9/x",
+            "--group-size",
+            "3",
+            "--groups",
+            "4",
+            "--delay",
+            "0.5",
+            "--get-threads",
+            "2",
+            "--retries",
+            "1",
+            "--timeout",
+            "5",
+            "--rate",
+            "250.5",
+            "--warmup-iterations",
+            "3",
+            "--image",
+            "a.png",
+            "--out",
+            "o",
+            "--rmq-api",
+            "none",
+            "--rmq-user",
+            "u",
+            "--rmq-password",
+            "p",
+            "--vhost",
+            "v",
+            "--queue",
+            "q",
+            "--amqp-uri",
+            "amqps://u:p@mq.example:5671",
+            "--no-verify",
+            "--drain-timeout",
+            "9",
+            "--verify-threads",
+            "3",
+            "--no-progress");
+    assertThat(c.url()).isEqualTo("http://127.0.0.1:9/x");
+    assertThat(c.groupSize()).isEqualTo(3);
+    assertThat(c.groups()).isEqualTo(4);
+    assertThat(c.delay()).isEqualTo(Duration.ofMillis(500));
+    assertThat(c.getThreads()).isEqualTo(2);
+    assertThat(c.retries()).isEqualTo(1);
+    assertThat(c.timeout()).isEqualTo(Duration.ofSeconds(5));
+    assertThat(c.rate()).isEqualTo(250.5);
+    assertThat(c.warmupIterations()).isEqualTo(3);
+    assertThat(c.image()).isEqualTo(Path.of("a.png"));
+    assertThat(c.outDir()).isEqualTo(Path.of("o"));
+    assertThat(c.rmqApi()).isNull();
+    assertThat(c.rmqUser()).isEqualTo("u");
+    assertThat(c.rmqPassword()).isEqualTo("p");
+    assertThat(c.vhost()).isEqualTo("v");
+    assertThat(c.queue()).isEqualTo("q");
+    assertThat(c.amqpUri()).isEqualTo("amqps://u:p@mq.example:5671");
+    assertThat(c.verify()).isFalse();
+    assertThat(c.drainTimeout()).isEqualTo(Duration.ofSeconds(9));
+    assertThat(c.verifyThreads()).isEqualTo(3);
+    assertThat(c.progress()).isFalse();
+  }
+
+  @Test
+  void environmentFillsWhatTheFlagsLeaveOpenAndFlagsWin() {
+    Env env =
+        Env.of(
+            Map.of(
+                "ALBUMSTORE_CLIENT_URL", "http://127.0.0.2:8080/albumstore",
+                "ALBUMSTORE_RMQ_API", "http://127.0.0.2:15672",
+                "ALBUMSTORE_RMQ_USER", "admin",
+                "ALBUMSTORE_RMQ_PASSWORD", "secret",
+                "ALBUMSTORE_AMQP_URI", "amqp://a:b@127.0.0.2:5672",
+                "ALBUMSTORE_QUEUE", "other.queue"));
+    ClientConfig c = parse(env);
+    assertThat(c.url()).isEqualTo("http://127.0.0.2:8080/albumstore");
+    assertThat(c.rmqApi()).isEqualTo("http://127.0.0.2:15672");
+    assertThat(c.rmqUser()).isEqualTo("admin");
+    assertThat(c.rmqPassword()).isEqualTo("secret");
+    assertThat(c.amqpUri()).isEqualTo("amqp://a:b@127.0.0.2:5672");
+    assertThat(c.queue()).isEqualTo("other.queue");
+    assertThat(parse(env, "--url", "http://127.0.0.3:1/a").url()).isEqualTo("http://127.0.0.3:1/a");
+  }
+
+  @Test
+  void impossibleValuesAreRejectedNamingTheOption() {
+    assertThatThrownBy(() -> parse("--iterations", "0")).hasMessageContaining("--iterations");
+    assertThatThrownBy(() -> parse("--get-threads", "-1")).hasMessageContaining("--get-threads");
+    assertThatThrownBy(() -> parse("--url", "ftp://x")).hasMessageContaining("http://");
+    assertThatThrownBy(() -> parse("--amqp-uri", "http://x")).hasMessageContaining("amqp");
+  }
+
+  @Test
+  void helpStatesEveryOptionsDefault() {
+    CommandLine cli = new CommandLine(new ClientCommand());
+    for (ArgSpec arg : cli.getCommandSpec().args()) {
+      if (arg.isOption() && (((OptionSpec) arg).usageHelp() || ((OptionSpec) arg).versionHelp())) {
+        continue; // picocli's own --help and --version
+      }
+      String text = String.join(" ", arg.description());
+      // The last sentence of every description states the default.
+      assertThat(text).as("help of %s", arg).contains("Default: ");
+      String last = text.substring(text.lastIndexOf("Default: "));
+      assertThat(last).as("help of %s ends with its default", arg).doesNotContain(". ");
+    }
+    ByteArrayOutputStream buf = new ByteArrayOutputStream();
+    ClientResult r =
+        ClientMain.execute(
+            NO_ENV, new PrintStream(buf, true, StandardCharsets.UTF_8), System.err, "--help");
+    String help = buf.toString(StandardCharsets.UTF_8);
+    assertThat(r.exitCode()).isZero();
+    assertThat(help)
+        .contains("Default: http://127.0.0.1:8080/albumstore.")
+        .contains("Default: 100.")
+        .contains("Default: 5.")
+        .contains("Default: " + Defaults.AMQP_URI + ".")
+        .contains("--[no-]verify")
+        .contains("<threadGroupSize> <numThreadGroups> <delay> <baseURL>");
+  }
+
+  @Test
+  void helpShowsTheAmqpDefaultExactly() {
+    assertThat(ClientCommand.AMQP_URI_IN_HELP.replace("%%", "%")).isEqualTo(Defaults.AMQP_URI);
+  }
+
+  @Test
+  void usageErrorsExitWithTwo() {
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    ClientResult r =
+        ClientMain.execute(
+            NO_ENV, System.out, new PrintStream(err, true, StandardCharsets.UTF_8), "--bogus");
+    assertThat(r.exitCode()).isEqualTo(2);
+    assertThat(r.summary()).isNull();
+    assertThat(err.toString(StandardCharsets.UTF_8)).contains("--bogus");
+  }
+}

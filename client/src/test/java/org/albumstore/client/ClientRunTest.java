@@ -1,0 +1,199 @@
+package org.albumstore.client;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.albumstore.client.report.JsonSummary;
+import org.albumstore.client.report.RunSummary;
+import org.albumstore.client.testing.StandInAlbumStore;
+import org.albumstore.common.config.Env;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A whole run through {@link ClientMain#execute}, against the in-memory stand-in server with no
+ * broker (so verification takes the "no queue figures: poll until the counts agree" path). The run
+ * against the real server, consumer and broker is {@code ClientIT}.
+ */
+class ClientRunTest {
+  @TempDir Path dir;
+  private StandInAlbumStore server;
+  private final ByteArrayOutputStream out = new ByteArrayOutputStream();
+  private final ByteArrayOutputStream err = new ByteArrayOutputStream();
+
+  @BeforeEach
+  void start() throws Exception {
+    server = new StandInAlbumStore(dir.resolve("tomcat"));
+  }
+
+  @AfterEach
+  void stop() throws Exception {
+    server.close();
+  }
+
+  private ClientResult run(String... extra) {
+    List<String> args =
+        new java.util.ArrayList<>(
+            List.of(
+                "--url",
+                server.url(),
+                "--rmq-api",
+                "none",
+                "--amqp-uri",
+                "none",
+                "--out",
+                dir.resolve("out").toString(),
+                "--drain-timeout",
+                "3"));
+    args.addAll(List.of(extra));
+    return ClientMain.execute(
+        Env.of(Map.of()),
+        new PrintStream(out, true, StandardCharsets.UTF_8),
+        new PrintStream(err, true, StandardCharsets.UTF_8),
+        args.toArray(String[]::new));
+  }
+
+  @Test
+  void aCleanRunReportsEveryRequestVerifiesAndWritesItsFiles() throws Exception {
+    ClientResult r =
+        run(
+            "--group-size",
+            "3",
+            "--groups",
+            "2",
+            "--delay",
+            "0.3",
+            "--iterations",
+            "20",
+            "--get-threads",
+            "2");
+
+    assertThat(r.exitCode()).as(out.toString(StandardCharsets.UTF_8)).isZero();
+    RunSummary s = r.summary();
+    assertThat(s.stats("POST /albums").ok()).isEqualTo(120);
+    assertThat(s.stats("POST /review/like").ok()).isEqualTo(240);
+    assertThat(s.stats("POST /review/dislike").ok()).isEqualTo(120);
+    assertThat(s.allWrites().ok()).isEqualTo(480);
+    assertThat(s.allWrites().failed()).isZero();
+    assertThat(s.throughput()).isPositive();
+    assertThat(s.verification().status()).isEqualTo("ok");
+    assertThat(s.verification().albums()).isEqualTo(120);
+    assertThat(s.broker().source()).isEqualTo("n/a");
+    assertThat(server.albums()).isEqualTo(120);
+
+    String report = out.toString(StandardCharsets.UTF_8);
+    assertThat(report).contains("verified: 120 albums, 0 mismatches").contains("throughput: ");
+    Path o = dir.resolve("out");
+    assertThat(JsonSummary.read(o.resolve("summary.json"))).isEqualTo(s);
+    // Every logical request is one CSV row; the preflight and verification reads are not.
+    long rows = Files.lines(o.resolve("requests.csv")).count() - 1;
+    long requests = s.requests().stream().mapToLong(t -> t.count()).sum();
+    assertThat(rows).isEqualTo(requests);
+    assertThat(Files.readAllLines(o.resolve("timeline.csv"))).hasSizeGreaterThan(1);
+    assertThat(Files.size(o.resolve("chart.png"))).isPositive();
+    assertThat(Files.readString(o.resolve("report.html"))).contains("data:image/png;base64,");
+  }
+
+  @Test
+  void transientFailuresAreRetriedWithTheSameKeysAndTheRunStillSucceeds() {
+    server.failFirstAttempts(1);
+    ClientResult r = run("--threads", "2", "--iterations", "5", "--no-progress");
+    assertThat(r.exitCode()).isZero();
+    RunSummary s = r.summary();
+    assertThat(s.allWrites().ok()).isEqualTo(40);
+    assertThat(s.allWrites().retries()).isEqualTo(40);
+    assertThat(s.retriedAttempts()).containsEntry("POST /albums: 503", 10L);
+    assertThat(s.verification().mismatches()).isZero();
+  }
+
+  @Test
+  void lostWritesAreFoundByVerificationAndFailTheRun() {
+    server.loseEveryOtherDislike();
+    ClientResult r = run("--threads", "2", "--iterations", "5", "--drain-timeout", "1");
+    assertThat(r.exitCode()).isEqualTo(1);
+    RunSummary s = r.summary();
+    assertThat(s.allWrites().failed()).isZero();
+    assertThat(s.verification().status()).isEqualTo("mismatches");
+    assertThat(s.verification().mismatches()).isEqualTo(5);
+    assertThat(s.verification().firstMismatches())
+        .allSatisfy(m -> assertThat(m.problem()).isEqualTo("dislikes 0 (expected 1)"));
+    assertThat(out.toString(StandardCharsets.UTF_8))
+        .contains("verified: 10 albums, 5 mismatches")
+        .contains("dislikes 0 (expected 1)");
+  }
+
+  @Test
+  void anUnreachableServerEndsTheRunAtOnce() throws Exception {
+    int freePort;
+    try (ServerSocket socket = new ServerSocket(0)) {
+      freePort = socket.getLocalPort();
+    }
+    ClientResult r =
+        ClientMain.execute(
+            Env.of(Map.of()),
+            new PrintStream(out, true, StandardCharsets.UTF_8),
+            new PrintStream(err, true, StandardCharsets.UTF_8),
+            "--url",
+            "http://127.0.0.1:" + freePort + "/albumstore",
+            "--rmq-api",
+            "none",
+            "--amqp-uri",
+            "none",
+            "--out",
+            dir.resolve("out2").toString());
+    assertThat(r.exitCode()).isEqualTo(3);
+    assertThat(err.toString(StandardCharsets.UTF_8))
+        .contains("cannot reach http://127.0.0.1:" + freePort);
+  }
+
+  @Test
+  void theOpenModelSendsAtTheGivenRate() {
+    ClientResult r = run("--threads", "4", "--iterations", "10", "--rate", "400", "--no-verify");
+    assertThat(r.exitCode()).isZero();
+    RunSummary s = r.summary();
+    assertThat(s.allWrites().ok()).isEqualTo(160);
+    assertThat(s.settings().rate()).isEqualTo(400);
+    assertThat(s.verification().status()).isEqualTo("skipped");
+    // 160 writes due 2.5 ms apart: the last one is due at ~0.4 s, so the run cannot be faster.
+    assertThat(s.wallSeconds()).isGreaterThanOrEqualTo(0.39);
+  }
+
+  @Test
+  void aStoppedRunEndsEarlyAndStillWritesItsReport() throws Exception {
+    ClientResult[] result = new ClientResult[1];
+    Thread run =
+        new Thread(
+            () -> result[0] = run("--threads", "2", "--iterations", "1000000", "--no-progress"));
+    run.start();
+    long deadline = System.nanoTime() + 30_000_000_000L;
+    while (server.albums() < 5 && System.nanoTime() < deadline) {
+      Thread.sleep(10);
+    }
+    ClientMain.stopRunning(java.time.Duration.ofSeconds(30));
+    run.join(30_000);
+    assertThat(run.isAlive()).isFalse();
+    assertThat(result[0].exitCode()).isEqualTo(130);
+    assertThat(result[0].summary().verification().note()).isEqualTo("run stopped early");
+    assertThat(result[0].summary().stats("POST /albums").ok()).isBetween(5L, 999_999L);
+    assertThat(dir.resolve("out").resolve("summary.json")).exists();
+    assertThat(out.toString(StandardCharsets.UTF_8)).contains("exit code: 130");
+  }
+
+  @Test
+  void warmUpWritesAreVerifiedButNotMeasured() {
+    ClientResult r = run("--threads", "2", "--iterations", "3", "--warmup-iterations", "2");
+    assertThat(r.exitCode()).isZero();
+    assertThat(r.summary().stats("POST /albums").ok()).isEqualTo(6);
+    assertThat(r.summary().verification().albums()).isEqualTo(10);
+    assertThat(server.albums()).isEqualTo(10);
+  }
+}

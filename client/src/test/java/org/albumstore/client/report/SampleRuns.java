@@ -1,0 +1,122 @@
+package org.albumstore.client.report;
+
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import org.albumstore.client.broker.QueueSample;
+import org.albumstore.client.http.RequestType;
+import org.albumstore.client.stats.IntervalStats;
+import org.albumstore.client.stats.TimelineRow;
+import org.albumstore.client.stats.TypeStats;
+import org.albumstore.client.verify.Mismatch;
+
+/** Known summaries and timelines for the report tests. */
+final class SampleRuns {
+  private SampleRuns() {}
+
+  static TypeStats stats(String type, long ok, long failed) {
+    return new TypeStats(
+        type, ok + failed, ok, failed, 3, ok / 2.0, 2.5, 0.8, 2.1, 4.4, 6.0, 9.5, 12.0);
+  }
+
+  static RunSummary summary(long mismatches) {
+    List<Mismatch> shown = new ArrayList<>();
+    for (int i = 0; i < Math.min(mismatches, 2); i++) {
+      shown.add(new Mismatch("album-" + i, "likes 1 (expected 2)"));
+    }
+    return new RunSummary(
+        "albumstore-client",
+        "1.0.0-SNAPSHOT",
+        "20251122-083201-1a2b3c4d",
+        "2025-11-22T08:32:01Z",
+        "2025-11-22T08:32:09Z",
+        new RunSummary.Settings(
+            "http://127.0.0.1:8080/albumstore",
+            10,
+            2,
+            2,
+            100,
+            3,
+            5,
+            30,
+            0,
+            0,
+            "built-in",
+            3471,
+            "albumstore.writes",
+            "http://127.0.0.1:15672",
+            "amqp://guest:***@127.0.0.1:5672/%2F",
+            true,
+            120),
+        2.0,
+        3000.0,
+        List.of(
+            stats("POST /albums", 1000, 0),
+            stats("POST /review/like", 2000, 0),
+            stats("POST /review/dislike", 999, 1),
+            stats("GET /review", 500, 0)),
+        stats("all writes", 3999, 1),
+        Map.of("POST /review/dislike: 503", 1L),
+        Map.of(),
+        new RunSummary.Broker(
+            "management-api",
+            "albumstore.writes",
+            120L,
+            3L,
+            "drained",
+            1.5,
+            2900.0,
+            3100.0,
+            2950.0,
+            3050.0),
+        new RunSummary.Verification(
+            mismatches == 0 ? "ok" : "mismatches",
+            1000,
+            mismatches,
+            shown,
+            1,
+            0.4,
+            "queue drained"),
+        0,
+        0,
+        new RunSummary.Outputs(
+            "out",
+            "out/requests.csv",
+            "out/timeline.csv",
+            "out/summary.json",
+            "out/chart.png",
+            "out/report.html"),
+        mismatches == 0 ? 0 : 1);
+  }
+
+  /**
+   * {@code seconds} rows: rising throughput, a latency spike in the middle, a queue that fills and
+   * drains.
+   */
+  static List<TimelineRow> timeline(int seconds) {
+    List<TimelineRow> rows = new ArrayList<>();
+    for (int s = 1; s <= seconds; s++) {
+      Map<RequestType, IntervalStats> types = new EnumMap<>(RequestType.class);
+      long ok = 500L * Math.min(s, 5);
+      types.put(RequestType.POST_ALBUMS, new IntervalStats(ok / 4, 0, 2, 5));
+      types.put(RequestType.POST_LIKE, new IntervalStats(ok / 2, s == 3 ? 4 : 0, 2, 5));
+      types.put(RequestType.POST_DISLIKE, new IntervalStats(ok / 4, 0, 2, 5));
+      types.put(RequestType.GET_REVIEW, new IntervalStats(s > 2 ? 300 : 0, 0, 1, 3));
+      double p99 = s == seconds / 2 ? 40 : 6;
+      QueueSample q =
+          s == 2
+              ? QueueSample.unknown(0) // a gap in the queue readings
+              : new QueueSample(0, "management-api", 30L * (seconds - s), 2, 2000, 1900);
+      rows.add(
+          new TimelineRow(
+              s,
+              1,
+              1_700_000_000_000L + s * 1000L,
+              types,
+              new IntervalStats(ok, s == 3 ? 4 : 0, 2, p99),
+              q));
+    }
+    return rows;
+  }
+}

@@ -1,0 +1,88 @@
+package org.albumstore.client.workload;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.albumstore.client.http.AlbumStoreApi;
+import org.albumstore.client.http.IdempotencyKeys;
+import org.albumstore.client.http.ReviewCounts;
+import org.albumstore.client.verify.ExpectedCounts;
+import org.albumstore.client.verify.LedgerSegment;
+import org.albumstore.common.event.Identifiers;
+import org.albumstore.common.event.Vote;
+import org.junit.jupiter.api.Test;
+
+class WriterLoopTest {
+  /** Creates albums "album-<n>", fails creation of every third, fails every second dislike. */
+  private static final class FakeApi implements AlbumStoreApi {
+    final List<String> calls = new ArrayList<>();
+    int albums;
+    int dislikes;
+
+    @Override
+    public Optional<String> createAlbum(String key, long dueNanos) {
+      calls.add("POST /albums " + key);
+      albums++;
+      return albums % 3 == 0 ? Optional.empty() : Optional.of("album-" + albums);
+    }
+
+    @Override
+    public boolean review(Vote vote, String albumId, String key, long dueNanos) {
+      calls.add("POST /review/" + vote.name().toLowerCase() + "/" + albumId + " " + key);
+      return vote == Vote.LIKE || ++dislikes % 2 == 1;
+    }
+
+    @Override
+    public ReviewCounts getReview(String albumId, long dueNanos) {
+      throw new AssertionError("writers do not read");
+    }
+  }
+
+  @Test
+  void eachIterationCreatesAnAlbumThenLikesItTwiceAndDislikesItOnce() {
+    FakeApi api = new FakeApi();
+    LedgerSegment ledger = new LedgerSegment();
+    RecentAlbums recent = new RecentAlbums(16);
+    new WriterLoop(
+            api, Pacer.UNPACED, new IdempotencyKeys("run1"), "t7", 3, ledger, recent, () -> false)
+        .run();
+
+    assertThat(api.calls)
+        .containsExactly(
+            "POST /albums run1-t7-0-a",
+            "POST /review/like/album-1 run1-t7-0-l1",
+            "POST /review/like/album-1 run1-t7-0-l2",
+            "POST /review/dislike/album-1 run1-t7-0-d",
+            "POST /albums run1-t7-1-a",
+            "POST /review/like/album-2 run1-t7-1-l1",
+            "POST /review/like/album-2 run1-t7-1-l2",
+            "POST /review/dislike/album-2 run1-t7-1-d",
+            "POST /albums run1-t7-2-a"); // album 3 failed: nothing to review
+    assertThat(api.calls)
+        .allSatisfy(
+            c ->
+                assertThat(Identifiers.isValidToken(c.substring(c.lastIndexOf(' ') + 1))).isTrue());
+    assertThat(ledger.size()).isEqualTo(2);
+    assertThat(ledger.expected(0)).isEqualTo(new ExpectedCounts("album-1", 2, 0, 1, 0));
+    assertThat(ledger.expected(1)).isEqualTo(new ExpectedCounts("album-2", 2, 0, 0, 1));
+    assertThat(recent.pick()).isIn("album-1", "album-2");
+  }
+
+  @Test
+  void aStoppedLoopEndsBeforeItsNextIteration() {
+    FakeApi api = new FakeApi();
+    new WriterLoop(
+            api,
+            Pacer.UNPACED,
+            new IdempotencyKeys("run1"),
+            "t0",
+            100,
+            new LedgerSegment(),
+            new RecentAlbums(4),
+            () -> api.calls.size() >= 4)
+        .run();
+    assertThat(api.calls).hasSize(4);
+  }
+}

@@ -1,0 +1,112 @@
+package org.albumstore.server;
+
+import jakarta.servlet.MultipartConfigElement;
+import jakarta.servlet.ServletContext;
+import jakarta.servlet.ServletContextEvent;
+import jakarta.servlet.ServletContextListener;
+import jakarta.servlet.ServletRegistration;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.Map;
+import org.albumstore.common.config.AmqpSettings;
+import org.albumstore.common.config.DatabaseSettings;
+import org.albumstore.common.config.Env;
+import org.albumstore.server.web.AlbumUpload;
+import org.albumstore.server.web.AlbumsServlet;
+import org.albumstore.server.web.FallbackServlet;
+import org.albumstore.server.web.HealthServlet;
+import org.albumstore.server.web.ReviewServlet;
+
+/**
+ * Wires the web application, identically in the WAR (declared in web.xml) and in the embedded
+ * server (added by class name, so it may register servlets): reads the settings once, from {@code
+ * ALBUMSTORE_*} context init parameters layered over the environment, opens {@link
+ * ServerComponents}, registers one servlet per resource, and closes everything when the context
+ * stops.
+ *
+ * <p>The WAR gets its settings from {@code ALBUMSTORE_*} variables (Tomcat's setenv.sh); the
+ * embedded launcher passes its resolved flags as init parameters, which win.
+ */
+public final class AlbumStoreListener implements ServletContextListener {
+  /** Name of the context attribute holding the {@link ServerComponents}, for tests and tools. */
+  public static final String COMPONENTS_ATTRIBUTE = ServerComponents.class.getName();
+
+  private ServerComponents components;
+
+  @Override
+  public void contextInitialized(ServletContextEvent event) {
+    ServletContext sc = event.getServletContext();
+    Env env = Env.system().withOverrides(initParameters(sc));
+    ServerSettings settings = ServerSettings.from(env);
+    components =
+        ServerComponents.start(settings, AmqpSettings.from(env), DatabaseSettings.from(env));
+    sc.setAttribute(COMPONENTS_ATTRIBUTE, components);
+    register(sc, components);
+  }
+
+  @Override
+  public void contextDestroyed(ServletContextEvent event) {
+    if (components != null) {
+      components.close();
+      components = null;
+    }
+  }
+
+  private static Map<String, String> initParameters(ServletContext sc) {
+    Map<String, String> m = new HashMap<>();
+    for (String name : Collections.list(sc.getInitParameterNames())) {
+      if (name.startsWith("ALBUMSTORE_")) {
+        m.put(name, sc.getInitParameter(name));
+      }
+    }
+    return m;
+  }
+
+  private static void register(ServletContext sc, ServerComponents c) {
+    ServerSettings s = c.settings();
+    // Above the publisher's own deadlines (queue wait + confirm wait): only a safety net.
+    long asyncTimeoutMs = 2L * s.confirmTimeoutMs() + 1000;
+
+    ServletRegistration.Dynamic albums =
+        sc.addServlet(
+            "albums",
+            new AlbumsServlet(c.publisher(), c.reads(), s.maxImageBytes(), asyncTimeoutMs));
+    map(albums, "/albums", "/albums/*");
+    albums.setAsyncSupported(true);
+    albums.setLoadOnStartup(1);
+    albums.setMultipartConfig(
+        new MultipartConfigElement(
+            "",
+            s.maxImageBytes(),
+            (long) s.maxImageBytes() + AlbumUpload.REQUEST_OVERHEAD_BYTES,
+            // Small uploads stay in memory; large ones spill to the context's temp dir while
+            // parsed.
+            Math.min(s.maxImageBytes(), 256 * 1024)));
+
+    ServletRegistration.Dynamic review =
+        sc.addServlet("review", new ReviewServlet(c.publisher(), c.reads(), asyncTimeoutMs));
+    map(review, "/review/*");
+    review.setAsyncSupported(true);
+    review.setLoadOnStartup(1);
+
+    ServletRegistration.Dynamic health =
+        sc.addServlet("health", new HealthServlet(c::brokerUp, c::databaseUp));
+    map(health, "/health");
+
+    ServletRegistration.Dynamic fallback = sc.addServlet("fallback", new FallbackServlet());
+    // "/" replaces the container's default servlet: unknown paths get JSON, not a static file.
+    map(fallback, "/", FallbackServlet.ERROR_PATH);
+    fallback.setAsyncSupported(true);
+  }
+
+  /**
+   * Maps or fails: a pattern already taken (by a web.xml servlet) would silently shadow the API.
+   */
+  private static void map(ServletRegistration.Dynamic servlet, String... patterns) {
+    var conflicts = servlet.addMapping(patterns);
+    if (!conflicts.isEmpty()) {
+      throw new IllegalStateException(
+          "cannot map servlet " + servlet.getName() + " to " + conflicts + ": already mapped");
+    }
+  }
+}

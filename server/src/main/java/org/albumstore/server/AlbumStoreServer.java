@@ -1,0 +1,177 @@
+package org.albumstore.server;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.stream.Stream;
+import org.albumstore.common.config.AmqpSettings;
+import org.albumstore.common.config.DatabaseSettings;
+import org.albumstore.common.config.Defaults;
+import org.albumstore.common.config.Env;
+import org.albumstore.common.config.Keys;
+import org.albumstore.server.web.AlbumUpload;
+import org.albumstore.server.web.FallbackServlet;
+import org.apache.catalina.LifecycleException;
+import org.apache.catalina.LifecycleState;
+import org.apache.catalina.connector.Connector;
+import org.apache.catalina.core.StandardContext;
+import org.apache.catalina.core.StandardHost;
+import org.apache.catalina.startup.Tomcat;
+import org.apache.tomcat.util.descriptor.web.ErrorPage;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import picocli.CommandLine;
+
+/**
+ * The runnable server: the same listener and servlets as the WAR, in an embedded Tomcat 11 under
+ * {@code /albumstore}. {@link #main} is the command line ({@link ServerCommand}); {@link
+ * #start(Env)} is the API for tests and the {@code local/} module.
+ *
+ * <p>Settings are resolved here once, validated (a bad value fails before anything opens), and
+ * handed to the web application as context init parameters, which the listener layers over the
+ * environment: the embedded server and the WAR read their settings through the same code.
+ */
+public final class AlbumStoreServer implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(AlbumStoreServer.class);
+
+  private final Tomcat tomcat;
+  private final Path baseDir;
+  private volatile int port = -1;
+  private final AtomicBoolean closed = new AtomicBoolean();
+  private final CountDownLatch stopped = new CountDownLatch(1);
+
+  private AlbumStoreServer(Tomcat tomcat, Path baseDir) {
+    this.tomcat = tomcat;
+    this.baseDir = baseDir;
+  }
+
+  public static void main(String[] args) {
+    System.exit(new CommandLine(new ServerCommand()).execute(args));
+  }
+
+  /**
+   * Starts the server with the settings of {@code env} ({@code ALBUMSTORE_HTTP_PORT=0} picks a free
+   * port) and returns once it accepts requests.
+   *
+   * @throws IllegalArgumentException for a setting that does not parse
+   * @throws IllegalStateException when Tomcat or the web application fails to start
+   */
+  public static AlbumStoreServer start(Env env) {
+    ServerSettings settings = ServerSettings.from(env);
+    Map<String, String> params = new LinkedHashMap<>(settings.asEnvMap());
+    AmqpSettings amqp = AmqpSettings.from(env);
+    params.put(Keys.AMQP_URI, amqp.uri());
+    params.put(Keys.QUEUE, amqp.queue());
+    params.put(Keys.QUEUE_TYPE, amqp.queueType().wireName());
+    DatabaseSettings db = DatabaseSettings.from(env);
+    params.put(Keys.JDBC_URL, db.jdbcUrl());
+    params.put(Keys.DB_USER, db.user());
+    params.put(Keys.DB_PASSWORD, db.password());
+
+    Path baseDir;
+    try {
+      baseDir = Files.createTempDirectory("albumstore-tomcat-");
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot create Tomcat's working directory", e);
+    }
+    Tomcat tomcat = new Tomcat();
+    tomcat.setBaseDir(baseDir.toString());
+    tomcat.setConnector(connector(settings));
+    StandardHost host = (StandardHost) tomcat.getHost();
+    host.setAutoDeploy(false);
+    host.setErrorReportValveClass(JsonErrorReportValve.class.getName());
+
+    StandardContext ctx = (StandardContext) tomcat.addContext(Defaults.CONTEXT_PATH, null);
+    // Leak detection is for redeployable webapps; here the application lives as long as the JVM,
+    // and on Java 17 it only warns about missing --add-opens at every stop.
+    ctx.setClearReferencesThreadLocals(false);
+    ctx.setClearReferencesRmiTargets(false);
+    params.forEach(ctx::addParameter);
+    ctx.addApplicationListener(AlbumStoreListener.class.getName());
+    ErrorPage errorPage = new ErrorPage(); // no code, no exception type: the default error page
+    errorPage.setLocation(FallbackServlet.ERROR_PATH);
+    ctx.addErrorPage(errorPage);
+
+    AlbumStoreServer server = new AlbumStoreServer(tomcat, baseDir);
+    try {
+      tomcat.start();
+    } catch (LifecycleException | RuntimeException e) {
+      server.close();
+      throw new IllegalStateException("embedded Tomcat failed to start: " + e.getMessage(), e);
+    }
+    if (ctx.getState() != LifecycleState.STARTED
+        || tomcat.getConnector().getState() != LifecycleState.STARTED) {
+      server.close();
+      throw new IllegalStateException(
+          "the web application or the HTTP connector failed to start (port "
+              + settings.httpPort()
+              + "); see the log above");
+    }
+    server.port = tomcat.getConnector().getLocalPort();
+    log.info("Album Store listening on {}", server.baseUrl());
+    return server;
+  }
+
+  private static Connector connector(ServerSettings s) {
+    Connector c = new Connector("HTTP/1.1");
+    c.setPort(s.httpPort());
+    c.setProperty("maxThreads", Integer.toString(s.httpThreads()));
+    // Tomcat counts non-file multipart parts against maxPostSize (default 2 MB): allow an image
+    // sent without a filename up to the image limit.
+    c.setMaxPostSize(s.maxImageBytes() + AlbumUpload.REQUEST_OVERHEAD_BYTES);
+    // Load clients keep their connections: no forced reconnect every 100 requests.
+    c.setProperty("maxKeepAliveRequests", "-1");
+    c.setProperty("server", "albumstore");
+    return c;
+  }
+
+  /** The port the server listens on (the chosen one when started with port 0). */
+  public int port() {
+    return port;
+  }
+
+  /** E.g. {@code http://127.0.0.1:8080/albumstore}, without a trailing slash. */
+  public String baseUrl() {
+    return "http://127.0.0.1:" + port + Defaults.CONTEXT_PATH;
+  }
+
+  /** Blocks until {@link #close()} finished (e.g. from the shutdown hook). */
+  public void awaitClose() throws InterruptedException {
+    stopped.await();
+  }
+
+  /**
+   * Stops accepting requests, stops the web application (which closes the publisher, the broker
+   * connection and the pool, in that order) and deletes Tomcat's working directory.
+   */
+  @Override
+  public void close() {
+    if (!closed.compareAndSet(false, true)) {
+      return;
+    }
+    try {
+      tomcat.stop();
+      tomcat.destroy();
+    } catch (LifecycleException e) {
+      log.warn("Embedded Tomcat did not stop cleanly", e);
+    } finally {
+      deleteRecursively(baseDir);
+      stopped.countDown();
+      log.info("Album Store stopped");
+    }
+  }
+
+  private static void deleteRecursively(Path dir) {
+    try (Stream<Path> paths = Files.walk(dir)) {
+      paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+    } catch (IOException e) {
+      log.debug("Could not delete {}: {}", dir, e.toString());
+    }
+  }
+}

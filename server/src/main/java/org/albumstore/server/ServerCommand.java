@@ -1,0 +1,214 @@
+package org.albumstore.server;
+
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import org.albumstore.common.config.Defaults;
+import org.albumstore.common.config.Env;
+import org.albumstore.common.config.Keys;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * The command line of {@code java -jar albumstore-server.jar}. Every flag mirrors an {@code
+ * ALBUMSTORE_*} variable: a flag given wins, else the variable, else the default its help states.
+ * Flags are null when not given, so that the environment still applies and a password taken from
+ * the environment is never printed by {@code --help}.
+ */
+@Command(
+    name = "albumstore-server",
+    mixinStandardHelpOptions = true,
+    version = "albumstore-server 1.0.0",
+    sortOptions = false,
+    description = {
+      "Album Store HTTP server (embedded Tomcat) under " + Defaults.CONTEXT_PATH + ".",
+      "Writes are published to RabbitMQ with publisher confirms; reads come from PostgreSQL.",
+      "Stops cleanly on SIGTERM / Ctrl-C."
+    })
+final class ServerCommand implements Callable<Integer> {
+  static final String AMQP_URI_IN_HELP = "amqp://guest:guest@127.0.0.1:5672/%%2F";
+
+  @Option(
+      names = "--port",
+      paramLabel = "PORT",
+      description =
+          "HTTP port, 0 for any free port (env "
+              + Keys.HTTP_PORT
+              + "). Default: "
+              + Defaults.HTTP_PORT)
+  Integer port;
+
+  @Option(
+      names = "--http-threads",
+      paramLabel = "N",
+      description =
+          "Request threads of the embedded Tomcat (env "
+              + ServerSettings.HTTP_THREADS
+              + "). Default: "
+              + ServerSettings.DEFAULT_HTTP_THREADS)
+  Integer httpThreads;
+
+  @Option(
+      names = "--amqp-uri",
+      paramLabel = "URI",
+      // '%' is doubled for picocli's formatting; ServerCommandTest checks the help shows the
+      // default.
+      description =
+          "Broker URI, amqp:// or amqps:// (env "
+              + Keys.AMQP_URI
+              + "). Default: "
+              + ServerCommand.AMQP_URI_IN_HELP)
+  String amqpUri;
+
+  @Option(
+      names = "--queue",
+      paramLabel = "NAME",
+      description =
+          "Queue (and exchange) of the writes (env " + Keys.QUEUE + "). Default: " + Defaults.QUEUE)
+  String queue;
+
+  @Option(
+      names = "--queue-type",
+      paramLabel = "TYPE",
+      description =
+          "classic or quorum (env " + Keys.QUEUE_TYPE + "). Default: " + Defaults.QUEUE_TYPE)
+  String queueType;
+
+  @Option(
+      names = "--jdbc-url",
+      paramLabel = "URL",
+      description =
+          "PostgreSQL JDBC URL for the reads (env "
+              + Keys.JDBC_URL
+              + "). Default: "
+              + Defaults.JDBC_URL)
+  String jdbcUrl;
+
+  @Option(
+      names = "--db-user",
+      paramLabel = "USER",
+      description = "Database user (env " + Keys.DB_USER + "). Default: " + Defaults.DB_USER)
+  String dbUser;
+
+  @Option(
+      names = "--db-password",
+      paramLabel = "PASSWORD",
+      description =
+          "Database password; prefer the env variable " + Keys.DB_PASSWORD + ". Default: empty")
+  String dbPassword;
+
+  @Option(
+      names = "--db-pool-size",
+      paramLabel = "N",
+      description =
+          "Read connections (env "
+              + ServerSettings.DB_POOL_SIZE
+              + "). Default: "
+              + ServerSettings.DEFAULT_DB_POOL_SIZE)
+  Integer dbPoolSize;
+
+  @Option(
+      names = "--publish-channels",
+      paramLabel = "N",
+      description =
+          "Publisher threads, one confirm-mode channel each (env "
+              + ServerSettings.PUBLISH_CHANNELS
+              + "). Default: "
+              + ServerSettings.DEFAULT_PUBLISH_CHANNELS)
+  Integer publishChannels;
+
+  @Option(
+      names = "--publish-batch-max",
+      paramLabel = "N",
+      description =
+          "Most writes per broker message, 1 = one message per request (env "
+              + ServerSettings.PUBLISH_BATCH_MAX
+              + "). Default: "
+              + ServerSettings.DEFAULT_PUBLISH_BATCH_MAX)
+  Integer publishBatchMax;
+
+  @Option(
+      names = "--publish-batch-bytes",
+      paramLabel = "BYTES",
+      description =
+          "Most body bytes per broker message (env "
+              + ServerSettings.PUBLISH_BATCH_BYTES
+              + "). Default: "
+              + ServerSettings.DEFAULT_PUBLISH_BATCH_BYTES)
+  Integer publishBatchBytes;
+
+  @Option(
+      names = "--confirm-timeout-ms",
+      paramLabel = "MS",
+      description =
+          "Longest wait for a publisher and for the broker's confirm before a write is"
+              + " answered 503 (env "
+              + ServerSettings.CONFIRM_TIMEOUT_MS
+              + "). Default: "
+              + ServerSettings.DEFAULT_CONFIRM_TIMEOUT_MS)
+  Integer confirmTimeoutMs;
+
+  @Option(
+      names = "--publish-queue-max",
+      paramLabel = "N",
+      description =
+          "Most writes waiting to be published; beyond, writes get 503 at once (env "
+              + ServerSettings.PUBLISH_QUEUE_MAX
+              + "). Default: "
+              + ServerSettings.DEFAULT_PUBLISH_QUEUE_MAX)
+  Integer publishQueueMax;
+
+  @Option(
+      names = "--max-image-bytes",
+      paramLabel = "BYTES",
+      description =
+          "Largest accepted image; larger is 413 (env "
+              + ServerSettings.MAX_IMAGE_BYTES
+              + "). Default: "
+              + ServerSettings.DEFAULT_MAX_IMAGE_BYTES)
+  Integer maxImageBytes;
+
+  @Override
+  public Integer call() throws InterruptedException {
+    final AlbumStoreServer server;
+    try {
+      server = AlbumStoreServer.start(Env.system().withOverrides(overrides()));
+    } catch (IllegalArgumentException e) {
+      System.err.println("albumstore-server: " + e.getMessage());
+      return 2;
+    } catch (IllegalStateException e) {
+      System.err.println("albumstore-server: " + e.getMessage());
+      return 1;
+    }
+    Runtime.getRuntime().addShutdownHook(new Thread(server::close, "albumstore-shutdown"));
+    server.awaitClose();
+    return 0;
+  }
+
+  /** The flags that were given, under their variable names. */
+  Map<String, String> overrides() {
+    Map<String, String> m = new HashMap<>();
+    put(m, Keys.HTTP_PORT, port);
+    put(m, ServerSettings.HTTP_THREADS, httpThreads);
+    put(m, Keys.AMQP_URI, amqpUri);
+    put(m, Keys.QUEUE, queue);
+    put(m, Keys.QUEUE_TYPE, queueType);
+    put(m, Keys.JDBC_URL, jdbcUrl);
+    put(m, Keys.DB_USER, dbUser);
+    put(m, Keys.DB_PASSWORD, dbPassword);
+    put(m, ServerSettings.DB_POOL_SIZE, dbPoolSize);
+    put(m, ServerSettings.PUBLISH_CHANNELS, publishChannels);
+    put(m, ServerSettings.PUBLISH_BATCH_MAX, publishBatchMax);
+    put(m, ServerSettings.PUBLISH_BATCH_BYTES, publishBatchBytes);
+    put(m, ServerSettings.CONFIRM_TIMEOUT_MS, confirmTimeoutMs);
+    put(m, ServerSettings.PUBLISH_QUEUE_MAX, publishQueueMax);
+    put(m, ServerSettings.MAX_IMAGE_BYTES, maxImageBytes);
+    return m;
+  }
+
+  private static void put(Map<String, String> m, String key, Object value) {
+    if (value != null) {
+      m.put(key, value.toString());
+    }
+  }
+}

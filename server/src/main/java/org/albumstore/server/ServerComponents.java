@@ -1,0 +1,103 @@
+package org.albumstore.server;
+
+import com.zaxxer.hikari.HikariDataSource;
+import java.time.Duration;
+import org.albumstore.common.config.AmqpSettings;
+import org.albumstore.common.config.DatabaseSettings;
+import org.albumstore.common.db.Databases;
+import org.albumstore.server.publish.BrokerConnector;
+import org.albumstore.server.publish.ConfirmedPublisher;
+import org.albumstore.server.read.AlbumReads;
+import org.albumstore.server.read.PostgresDriver;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The resources the servlets share, opened once when the web application starts and closed in
+ * reverse order, each with a bounded wait, when it stops: read pool, broker connection, publisher.
+ *
+ * <p>Neither the broker nor the database must be up for the server to start: writes and reads
+ * answer 503 (and {@code /health} says which is down) until they are.
+ */
+public final class ServerComponents implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(ServerComponents.class);
+
+  private final ServerSettings settings;
+  private final HikariDataSource pool;
+  private final BrokerConnector broker;
+  private final ConfirmedPublisher publisher;
+  private final AlbumReads reads;
+
+  private ServerComponents(
+      ServerSettings settings,
+      HikariDataSource pool,
+      BrokerConnector broker,
+      ConfirmedPublisher publisher) {
+    this.settings = settings;
+    this.pool = pool;
+    this.broker = broker;
+    this.publisher = publisher;
+    this.reads = new AlbumReads(pool);
+  }
+
+  public static ServerComponents start(
+      ServerSettings settings, AmqpSettings amqp, DatabaseSettings db) {
+    PostgresDriver.register();
+    HikariDataSource pool = Databases.pool(db, "albumstore-server-reads", settings.dbPoolSize());
+    BrokerConnector broker = null;
+    try {
+      broker = new BrokerConnector(amqp, "albumstore-server");
+      broker.start();
+      ConfirmedPublisher publisher = new ConfirmedPublisher(broker, settings);
+      publisher.start();
+      log.info("Server components started: {}, {}, {}", settings, amqp, db);
+      return new ServerComponents(settings, pool, broker, publisher);
+    } catch (RuntimeException e) {
+      if (broker != null) {
+        broker.close(Duration.ofSeconds(5));
+      }
+      pool.close();
+      PostgresDriver.deregisterIfOwnedByThisApplication();
+      throw e;
+    }
+  }
+
+  public ServerSettings settings() {
+    return settings;
+  }
+
+  public ConfirmedPublisher publisher() {
+    return publisher;
+  }
+
+  public AlbumReads reads() {
+    return reads;
+  }
+
+  public boolean brokerUp() {
+    return broker.isUp();
+  }
+
+  public boolean databaseUp() {
+    return reads.isUp();
+  }
+
+  /**
+   * Publisher first (it drains what is queued while the connection is still open), then the
+   * connection, then the pool.
+   */
+  @Override
+  public void close() {
+    try {
+      publisher.close(Duration.ofMillis(settings.confirmTimeoutMs() + 1000L));
+    } finally {
+      try {
+        broker.close(Duration.ofSeconds(5));
+      } finally {
+        pool.close();
+        PostgresDriver.deregisterIfOwnedByThisApplication();
+        log.info("Server components closed");
+      }
+    }
+  }
+}

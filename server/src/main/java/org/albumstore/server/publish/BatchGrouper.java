@@ -1,0 +1,73 @@
+package org.albumstore.server.publish;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.function.Supplier;
+
+/**
+ * The group-commit rule: which pending writes share one broker message.
+ *
+ * <p>A publisher thread starts a group with the oldest write it has and adds whatever is already
+ * waiting, without waiting for more, until the group holds {@code maxEvents} writes, or the next
+ * write would push the estimated body past {@code maxBytes}, or the next write repeats a key
+ * already in the group. The write that did not fit is carried over to start the next group, so
+ * nothing is reordered or lost. A single write larger than {@code maxBytes} still forms a group of
+ * one.
+ *
+ * <p>Not waiting is what makes this adaptive: under light load every write is a message of its own
+ * (lowest latency); under heavy load writes pile up while the previous message awaits its confirm,
+ * and the next message takes them all (highest throughput per confirm).
+ *
+ * <p>Pure and single-threaded: each publisher thread owns one instance.
+ */
+final class BatchGrouper {
+  private final int maxEvents;
+  private final long maxBytes;
+  private PendingWrite carried;
+
+  BatchGrouper(int maxEvents, long maxBytes) {
+    if (maxEvents < 1 || maxBytes < 1) {
+      throw new IllegalArgumentException("maxEvents and maxBytes must be positive");
+    }
+    this.maxEvents = maxEvents;
+    this.maxBytes = maxBytes;
+  }
+
+  /** The write held back from the previous group, if any; it must start the next group. */
+  PendingWrite takeCarried() {
+    PendingWrite c = carried;
+    carried = null;
+    return c;
+  }
+
+  /**
+   * Groups {@code first} with the writes {@code more} hands out (null: nothing waiting now).
+   *
+   * @return the group, in arrival order, never empty
+   */
+  List<PendingWrite> group(PendingWrite first, Supplier<PendingWrite> more) {
+    if (carried != null) {
+      throw new IllegalStateException("the carried write must start the next group");
+    }
+    List<PendingWrite> group = new ArrayList<>(Math.min(maxEvents, 64));
+    Set<String> keys = new HashSet<>();
+    group.add(first);
+    keys.add(first.dedupKey());
+    long bytes = first.estimatedBytes();
+    while (group.size() < maxEvents) {
+      PendingWrite next = more.get();
+      if (next == null) {
+        break;
+      }
+      if (bytes + next.estimatedBytes() > maxBytes || !keys.add(next.dedupKey())) {
+        carried = next;
+        break;
+      }
+      group.add(next);
+      bytes += next.estimatedBytes();
+    }
+    return group;
+  }
+}

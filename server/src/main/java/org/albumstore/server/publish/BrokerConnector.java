@@ -1,0 +1,161 @@
+package org.albumstore.server.publish;
+
+import com.rabbitmq.client.Channel;
+import com.rabbitmq.client.Connection;
+import com.rabbitmq.client.Recoverable;
+import com.rabbitmq.client.RecoveryListener;
+import java.time.Duration;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.albumstore.common.amqp.AmqpConnections;
+import org.albumstore.common.amqp.Topology;
+import org.albumstore.common.config.AmqpSettings;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Owns the server's broker connection: opens it at start-up, declares the topology, and keeps
+ * trying in the background when the broker is not there yet.
+ *
+ * <p>Why the server starts without a broker: the client library's automatic recovery only heals a
+ * connection that was once open. Refusing to start would turn a broker that boots a few seconds
+ * late into a dead deployment; starting anyway answers writes 503 (retryable) and {@code /health}
+ * DOWN until the first connect, after which automatic recovery takes over.
+ */
+public final class BrokerConnector implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(BrokerConnector.class);
+  private static final long RETRY_MS = 2000;
+
+  private final AmqpSettings settings;
+  private final String connectionName;
+  private final ScheduledExecutorService retries;
+  private volatile Connection connection;
+  private volatile boolean closed;
+
+  public BrokerConnector(AmqpSettings settings, String connectionName) {
+    this.settings = settings;
+    this.connectionName = connectionName;
+    this.retries =
+        Executors.newSingleThreadScheduledExecutor(
+            r -> {
+              Thread t = new Thread(r, "albumstore-amqp-connect");
+              t.setDaemon(true);
+              return t;
+            });
+  }
+
+  /** Tries once now (so a healthy broker is ready when this returns), then in the background. */
+  public void start() {
+    if (!tryConnect(true)) {
+      retries.scheduleWithFixedDelay(this::retry, RETRY_MS, RETRY_MS, TimeUnit.MILLISECONDS);
+    }
+  }
+
+  private void retry() {
+    if (connection == null && !closed && tryConnect(false)) {
+      // Connected: automatic recovery takes over; stop the retry loop without interrupting us.
+      retries.shutdown();
+    }
+  }
+
+  /** Called by start() and then only by the single retry thread, never concurrently. */
+  private boolean tryConnect(boolean first) {
+    if (closed) {
+      return false;
+    }
+    Connection c = null;
+    try {
+      c = AmqpConnections.open(settings, connectionName);
+      try (Channel ch = c.createChannel()) {
+        Topology.declare(ch, settings);
+      }
+      watch(c);
+      connection = c;
+      if (closed) { // close() ran meanwhile and may not have seen this connection
+        c.abort(1000);
+        return false;
+      }
+      log.info(
+          "Connected to {} and declared queue {} ({})",
+          settings.redactedUri(),
+          settings.queue(),
+          settings.queueType().wireName());
+      return true;
+    } catch (Exception e) {
+      if (c != null) {
+        c.abort(1000);
+      }
+      if (first) {
+        log.warn(
+            "Broker {} not reachable ({}); writes answer 503 until it is, retrying every {} ms",
+            settings.redactedUri(),
+            e.toString(),
+            RETRY_MS);
+      }
+      return false;
+    }
+  }
+
+  /** One log line per change of the connection's state; automatic recovery does the work. */
+  private void watch(Connection c) {
+    c.addShutdownListener(
+        cause -> {
+          if (!cause.isInitiatedByApplication()) {
+            log.warn("Broker connection lost ({}); recovering", cause.getMessage());
+          }
+        });
+    if (c instanceof Recoverable r) {
+      r.addRecoveryListener(
+          new RecoveryListener() {
+            @Override
+            public void handleRecovery(Recoverable recoverable) {
+              log.info("Broker connection recovered");
+            }
+
+            @Override
+            public void handleRecoveryStarted(Recoverable recoverable) {}
+          });
+    }
+  }
+
+  /** The open (or recovering) connection, or null before the first successful connect. */
+  public Connection connection() {
+    return connection;
+  }
+
+  /** True while the connection is open (false while down or recovering). */
+  public boolean isUp() {
+    Connection c = connection;
+    return c != null && c.isOpen();
+  }
+
+  public AmqpSettings settings() {
+    return settings;
+  }
+
+  /** Stops retrying and closes the connection, waiting at most {@code timeout}. */
+  public void close(Duration timeout) {
+    closed = true;
+    retries.shutdownNow();
+    try {
+      if (!retries.awaitTermination(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+        log.warn("Broker connect thread did not stop within {}", timeout);
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    Connection c = connection;
+    connection = null;
+    if (c != null) {
+      // abort = close that does not throw when the connection is already gone.
+      c.abort((int) timeout.toMillis());
+      log.info("Closed broker connection {}", connectionName);
+    }
+  }
+
+  @Override
+  public void close() {
+    close(Duration.ofSeconds(5));
+  }
+}

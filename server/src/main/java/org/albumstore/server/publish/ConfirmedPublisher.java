@@ -1,0 +1,134 @@
+package org.albumstore.server.publish;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.LongAdder;
+import org.albumstore.common.event.NewAlbum;
+import org.albumstore.common.event.Review;
+import org.albumstore.server.ServerSettings;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The write path's entry point: servlets {@link #submit} a write and get a future that completes
+ * when the broker confirmed it (see {@link PublisherWorker} for why that holds under group commit).
+ *
+ * <p>A bounded queue decouples request threads from the broker: submitting never blocks. When the
+ * queue is full the write is refused at once (503), so overload sheds load quickly instead of
+ * piling up requests whose clients time out anyway. A fixed set of publisher threads, each owning
+ * one channel, drains the queue: a bounded pool of channels, never one per request and never one
+ * shared by two publishers.
+ */
+public final class ConfirmedPublisher implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(ConfirmedPublisher.class);
+
+  private final BlockingQueue<PendingWrite> queue;
+  private final List<Thread> threads = new ArrayList<>();
+  private final AtomicBoolean shedding = new AtomicBoolean();
+  private final LongAdder shed = new LongAdder();
+  private volatile boolean accepting = true;
+  private volatile boolean stopping;
+
+  public ConfirmedPublisher(BrokerConnector broker, ServerSettings s) {
+    this.queue = new LinkedBlockingQueue<>(s.publishQueueMax());
+    for (int i = 0; i < s.publishChannels(); i++) {
+      String name = "albumstore-publisher-" + i;
+      PublisherWorker worker =
+          new PublisherWorker(
+              name,
+              queue,
+              broker,
+              new BatchGrouper(s.publishBatchMax(), s.publishBatchBytes()),
+              s.confirmTimeoutMs(),
+              this);
+      Thread t = new Thread(worker, name);
+      t.setDaemon(true); // close() stops them; daemon only so a forgotten close cannot hang a JVM
+      threads.add(t);
+    }
+  }
+
+  public void start() {
+    threads.forEach(Thread::start);
+    log.info("Publisher started: {} channels", threads.size());
+  }
+
+  public CompletableFuture<Void> submit(NewAlbum album) {
+    return enqueue(PendingWrite.of(album, System.nanoTime()));
+  }
+
+  public CompletableFuture<Void> submit(Review review) {
+    return enqueue(PendingWrite.of(review, System.nanoTime()));
+  }
+
+  private CompletableFuture<Void> enqueue(PendingWrite w) {
+    if (!accepting) {
+      w.reject(Rejections.SHUTTING_DOWN);
+    } else if (!queue.offer(w)) {
+      shed.increment();
+      if (shedding.compareAndSet(false, true)) {
+        log.warn("Publish queue full ({} writes): answering 503 to new writes", queue.size());
+      }
+      w.reject(Rejections.OVERLOADED);
+    } else if (shedding.get() && shedding.compareAndSet(true, false)) {
+      log.info("Publish queue accepting again after {} writes were refused", shed.sumThenReset());
+    }
+    return w.done();
+  }
+
+  /** Writes waiting for a publisher thread. */
+  public int queued() {
+    return queue.size();
+  }
+
+  boolean isStopping() {
+    return stopping;
+  }
+
+  /**
+   * Refuses new writes, lets the threads publish what is queued, and waits at most {@code timeout};
+   * then interrupts them and fails what is left, so every future completes.
+   */
+  public void close(Duration timeout) {
+    accepting = false;
+    stopping = true;
+    long deadline = System.nanoTime() + timeout.toNanos();
+    boolean interrupted = false;
+    for (Thread t : threads) {
+      try {
+        t.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())));
+      } catch (InterruptedException e) {
+        interrupted = true;
+      }
+    }
+    for (Thread t : threads) {
+      if (t.isAlive()) {
+        log.warn("{} still publishing after {}; interrupting it", t.getName(), timeout);
+        t.interrupt();
+        try {
+          t.join(1000);
+        } catch (InterruptedException e) {
+          interrupted = true;
+        }
+      }
+    }
+    int left = 0;
+    for (PendingWrite w; (w = queue.poll()) != null; left++) {
+      w.reject(Rejections.SHUTTING_DOWN);
+    }
+    log.info("Publisher stopped{}", left > 0 ? "; " + left + " queued writes refused" : "");
+    if (interrupted) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  @Override
+  public void close() {
+    close(Duration.ofSeconds(10));
+  }
+}

@@ -1,0 +1,237 @@
+package org.albumstore.server.publish;
+
+import com.rabbitmq.client.AMQP;
+import com.rabbitmq.client.Channel;
+import com.rabbitmq.client.Connection;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.albumstore.common.amqp.Topology;
+import org.albumstore.common.event.EventCodec;
+import org.albumstore.common.event.NewAlbum;
+import org.albumstore.common.event.Review;
+import org.albumstore.common.event.WriteBatch;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One publisher thread and the one confirm-mode channel it owns (a channel is never used by two
+ * threads, which the client library requires for confirms to mean anything per publisher).
+ *
+ * <p>Loop: take the oldest waiting write, group it with whatever else is waiting ({@link
+ * BatchGrouper}), publish the group as ONE persistent message with {@code mandatory=true}, wait for
+ * that message's confirm, then complete every write of the group at once.
+ *
+ * <p>Why the guarantee survives group commit: a write's future completes normally only on this
+ * path: basicPublish returned, {@code waitForConfirmsOrDie} returned (the broker acked every
+ * message of the channel, i.e. this one, the only one in flight), and no basic.return arrived for
+ * its message ID. The broker sends basic.return before the ack, and the client library handles both
+ * on the connection thread in frame order, so the return is always seen before the wait ends.
+ * Anything else (nack, timeout, channel or connection closed, no channel) fails the whole group.
+ *
+ * <p>Why synchronous waits rather than async confirm listeners: with one message in flight per
+ * channel the confirm-to-writes mapping is trivial (no sequence-number bookkeeping that could
+ * complete the wrong futures), {@code OrDie} closes a channel whose state is unknown, and group
+ * commit already amortises the round trip: while one message waits, the next batch accumulates, and
+ * N channels keep N messages in flight.
+ */
+final class PublisherWorker implements Runnable {
+  private static final Logger log = LoggerFactory.getLogger(PublisherWorker.class);
+  private static final long POLL_MS = 100;
+  private static final long CHANNEL_RETRY_NANOS = TimeUnit.SECONDS.toNanos(1);
+
+  private final String name;
+  private final BlockingQueue<PendingWrite> queue;
+  private final BrokerConnector broker;
+  private final BatchGrouper grouper;
+  private final int confirmTimeoutMs;
+  private final long maxWaitNanos;
+  private final ConfirmedPublisher owner;
+  private final Set<String> returnedIds = ConcurrentHashMap.newKeySet();
+
+  private Channel channel;
+  private long nextChannelAttempt = System.nanoTime();
+  private Exception channelError;
+  private long failedMessages;
+
+  PublisherWorker(
+      String name,
+      BlockingQueue<PendingWrite> queue,
+      BrokerConnector broker,
+      BatchGrouper grouper,
+      int confirmTimeoutMs,
+      ConfirmedPublisher owner) {
+    this.name = name;
+    this.queue = queue;
+    this.broker = broker;
+    this.grouper = grouper;
+    this.confirmTimeoutMs = confirmTimeoutMs;
+    this.maxWaitNanos = TimeUnit.MILLISECONDS.toNanos(confirmTimeoutMs);
+    this.owner = owner;
+  }
+
+  @Override
+  public void run() {
+    try {
+      while (!Thread.currentThread().isInterrupted()) {
+        PendingWrite first = grouper.takeCarried();
+        if (first == null) {
+          if (owner.isStopping() && queue.isEmpty()) {
+            break; // drained after close(): nothing left that could still be confirmed
+          }
+          first = queue.poll(POLL_MS, TimeUnit.MILLISECONDS);
+          if (first == null) {
+            continue;
+          }
+        }
+        List<PendingWrite> group = grouper.group(first, queue::poll);
+        try {
+          publish(group);
+        } catch (RuntimeException e) {
+          // A bug, not a broker state: fail this group (completing a completed future is a
+          // no-op) and keep the thread, so the pool never silently shrinks.
+          log.error("{}: publishing {} writes failed unexpectedly", name, group.size(), e);
+          rejectAll(group, Rejections.NOT_CONFIRMED, e);
+          discardChannel();
+        }
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } finally {
+      PendingWrite carried = grouper.takeCarried();
+      if (carried != null) {
+        carried.reject(Rejections.SHUTTING_DOWN);
+      }
+      discardChannel();
+    }
+  }
+
+  private void publish(List<PendingWrite> group) throws InterruptedException {
+    long now = System.nanoTime();
+    List<PendingWrite> live = new ArrayList<>(group.size());
+    for (PendingWrite w : group) {
+      if (now - w.enqueuedNanos() > maxWaitNanos) {
+        w.reject(Rejections.WAITED_TOO_LONG); // its client is about to give up; don't publish
+      } else {
+        live.add(w);
+      }
+    }
+    if (live.isEmpty()) {
+      return;
+    }
+    Channel ch = channel();
+    if (ch == null) {
+      rejectAll(live, Rejections.BROKER_UNAVAILABLE, channelError);
+      return;
+    }
+    WriteBatch batch = toBatch(live);
+    AMQP.BasicProperties props = EventCodec.properties(batch);
+    byte[] body = EventCodec.encode(batch);
+    returnedIds.clear();
+    try {
+      ch.basicPublish(broker.settings().exchange(), Topology.ROUTING_KEY, true, props, body);
+      ch.waitForConfirmsOrDie(confirmTimeoutMs);
+    } catch (InterruptedException e) {
+      rejectAll(live, Rejections.SHUTTING_DOWN, null);
+      throw e;
+    } catch (TimeoutException | IOException | RuntimeException e) {
+      // Timeout or nack (waitForConfirmsOrDie closed the channel), or the channel or connection
+      // closed (ShutdownSignal/AlreadyClosed). Either way the channel may still count this
+      // message as outstanding, so it is replaced rather than reused.
+      rejectAll(live, ch.isOpen() ? Rejections.NOT_CONFIRMED : Rejections.BROKER_UNAVAILABLE, e);
+      discardChannel();
+      return;
+    }
+    if (returnedIds.remove(props.getMessageId())) {
+      rejectAll(live, Rejections.UNROUTABLE, null);
+      return;
+    }
+    if (failedMessages > 0) {
+      log.info("{}: publishing confirmed again after {} failed messages", name, failedMessages);
+      failedMessages = 0;
+    }
+    for (PendingWrite w : live) {
+      w.confirmed();
+    }
+  }
+
+  private static WriteBatch toBatch(List<PendingWrite> writes) {
+    List<NewAlbum> albums = new ArrayList<>();
+    List<Review> reviews = new ArrayList<>(writes.size());
+    for (PendingWrite w : writes) {
+      if (w.album() != null) {
+        albums.add(w.album());
+      } else {
+        reviews.add(w.review());
+      }
+    }
+    return new WriteBatch(EventCodec.VERSION, System.currentTimeMillis(), albums, reviews);
+  }
+
+  /** The owned channel, reopened when it closed; null while none can be had (rate-limited). */
+  private Channel channel() {
+    if (channel != null && channel.isOpen()) {
+      return channel;
+    }
+    discardChannel();
+    long now = System.nanoTime();
+    Connection c = broker.connection();
+    if (now - nextChannelAttempt < 0 || c == null || !c.isOpen()) {
+      return null;
+    }
+    Channel ch = null;
+    try {
+      ch = c.createChannel();
+      if (ch == null) {
+        throw new IOException("the broker's channel limit is reached");
+      }
+      ch.confirmSelect();
+      ch.addReturnListener(r -> returnedIds.add(String.valueOf(r.getProperties().getMessageId())));
+      channel = ch;
+      channelError = null;
+      return ch;
+    } catch (IOException | RuntimeException e) {
+      abort(ch);
+      nextChannelAttempt = now + CHANNEL_RETRY_NANOS;
+      channelError = e;
+      return null;
+    }
+  }
+
+  private void discardChannel() {
+    Channel ch = channel;
+    channel = null;
+    abort(ch);
+  }
+
+  /** abort, not close: never waits, never throws for a dead channel, and ends its recovery. */
+  private void abort(Channel ch) {
+    if (ch != null) {
+      try {
+        ch.abort();
+      } catch (IOException e) {
+        log.debug("{}: abort of a dead channel failed: {}", name, e.toString());
+      }
+    }
+  }
+
+  private void rejectAll(List<PendingWrite> writes, WriteRejectedException why, Exception cause) {
+    noteFailure(cause == null ? why : cause);
+    for (PendingWrite w : writes) {
+      w.reject(why);
+    }
+  }
+
+  /** Logs the first failure of a streak only: one line per state change, not per message. */
+  private void noteFailure(Exception cause) {
+    if (failedMessages++ == 0) {
+      log.warn(
+          "{}: publishing failed, answering 503 until it works again: {}", name, cause.toString());
+    }
+  }
+}

@@ -1,0 +1,83 @@
+package org.albumstore.server.read;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.Optional;
+import javax.sql.DataSource;
+import org.albumstore.common.event.AlbumProfile;
+
+/**
+ * The JDBC reads behind the GETs: one statement each, bound parameters only, and a short query
+ * timeout so that a struggling database answers 503 rather than holding request threads.
+ *
+ * <p>Reads see what the consumer has applied so far (eventual consistency: a 200 on a write means
+ * "durably queued", not "visible").
+ */
+public final class AlbumReads {
+  private static final int QUERY_TIMEOUT_SECONDS = 5;
+
+  private static final String ALBUM_SQL =
+      "SELECT artist, title, year FROM albums WHERE album_id = ?";
+
+  /**
+   * One round trip that tells three cases apart: counters exist (reviewed album, or an album the
+   * client numbers itself); no counters but the album exists (zeros); neither (no row: 404).
+   */
+  private static final String REVIEWS_SQL =
+      "SELECT r.likes, r.dislikes FROM (SELECT CAST(? AS text) AS id) q"
+          + " LEFT JOIN album_reviews r ON r.album_id = q.id"
+          + " WHERE r.album_id IS NOT NULL"
+          + " OR EXISTS (SELECT 1 FROM albums a WHERE a.album_id = q.id)";
+
+  private final DataSource db;
+
+  public AlbumReads(DataSource db) {
+    this.db = db;
+  }
+
+  /** The album's profile, or empty when no album has this ID (yet). */
+  public Optional<AlbumProfile> album(String albumId) throws ReadFailedException {
+    try (Connection c = db.getConnection();
+        PreparedStatement ps = c.prepareStatement(ALBUM_SQL)) {
+      ps.setQueryTimeout(QUERY_TIMEOUT_SECONDS);
+      ps.setString(1, albumId);
+      try (ResultSet rs = ps.executeQuery()) {
+        if (!rs.next()) {
+          return Optional.empty();
+        }
+        return Optional.of(new AlbumProfile(rs.getString(1), rs.getString(2), rs.getString(3)));
+      }
+    } catch (SQLException e) {
+      throw new ReadFailedException("reading album failed", e);
+    }
+  }
+
+  /** The album's counters (zeros for a known album without reviews), or empty when unknown. */
+  public Optional<ReviewCounts> reviews(String albumId) throws ReadFailedException {
+    try (Connection c = db.getConnection();
+        PreparedStatement ps = c.prepareStatement(REVIEWS_SQL)) {
+      ps.setQueryTimeout(QUERY_TIMEOUT_SECONDS);
+      ps.setString(1, albumId);
+      try (ResultSet rs = ps.executeQuery()) {
+        if (!rs.next()) {
+          return Optional.empty();
+        }
+        // getLong of SQL NULL is 0: the album exists but has no counters row yet.
+        return Optional.of(new ReviewCounts(rs.getLong(1), rs.getLong(2)));
+      }
+    } catch (SQLException e) {
+      throw new ReadFailedException("reading review counts failed", e);
+    }
+  }
+
+  /** True when the database answers a trivial query within a second or two. */
+  public boolean isUp() {
+    try (Connection c = db.getConnection()) {
+      return c.isValid(2);
+    } catch (SQLException e) {
+      return false;
+    }
+  }
+}

@@ -1,0 +1,4 @@
+package org.albumstore.server.read;
+
+/** The body of {@code GET /review/{albumID}}. */
+public record ReviewCounts(long likes, long dislikes) {}

@@ -1,0 +1,74 @@
+package org.albumstore.server.web;
+
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import java.util.Optional;
+import java.util.UUID;
+import org.albumstore.common.event.Identifiers;
+import org.albumstore.common.event.Review;
+import org.albumstore.common.event.Vote;
+import org.albumstore.server.publish.ConfirmedPublisher;
+import org.albumstore.server.publish.RandomUuids;
+import org.albumstore.server.read.AlbumReads;
+import org.albumstore.server.read.ReadFailedException;
+import org.albumstore.server.read.ReviewCounts;
+
+/**
+ * {@code POST /review/{like|dislike}/{albumID}} (200 with no body once confirmed) and {@code GET
+ * /review/{albumID}}.
+ *
+ * <p>Every review carries an event ID, derived from the Idempotency-Key when there is one: the
+ * consumer records it in the transaction that moves the counter, so a retried review counts once.
+ * The album need not exist: clients that number albums themselves are valid.
+ */
+public final class ReviewServlet extends ApiServlet {
+  private final ConfirmedPublisher publisher;
+  private final AlbumReads reads;
+  private final long asyncTimeoutMs;
+
+  public ReviewServlet(ConfirmedPublisher publisher, AlbumReads reads, long asyncTimeoutMs) {
+    this.publisher = publisher;
+    this.reads = reads;
+    this.asyncTimeoutMs = asyncTimeoutMs;
+  }
+
+  @Override
+  protected void handle(Route route, HttpServletRequest req, HttpServletResponse resp)
+      throws HttpProblem, ReadFailedException, IOException {
+    switch (route.resource()) {
+      case VOTE -> vote(route.params().get(0), route.params().get(1), req, resp);
+      case REVIEW_COUNTS -> counts(route.params().get(0), resp);
+      default -> throw new HttpProblem(404, ErrorMessages.UNKNOWN_PATH);
+    }
+  }
+
+  private void vote(String rawVote, String rawId, HttpServletRequest req, HttpServletResponse resp)
+      throws HttpProblem, IOException {
+    Vote vote = RequestChecks.vote(rawVote);
+    String albumId = RequestChecks.albumId(rawId);
+    String key = RequestChecks.idempotencyKey(req);
+    UUID eventId = key != null ? Identifiers.reviewEventIdForKey(key) : RandomUuids.next();
+    AsyncWrite.answerWhenDone(
+        req,
+        resp,
+        publisher.submit(new Review(eventId, albumId, vote)),
+        asyncTimeoutMs,
+        Responses::emptyOk);
+  }
+
+  private void counts(String rawId, HttpServletResponse resp)
+      throws HttpProblem, ReadFailedException, IOException {
+    String albumId = RequestChecks.albumId(rawId);
+    Optional<ReviewCounts> counts = reads.reviews(albumId);
+    if (counts.isEmpty()) {
+      throw new HttpProblem(404, "no album and no reviews with this albumID");
+    }
+    Responses.json(
+        resp,
+        200,
+        Json.object(
+            "likes", Long.toString(counts.get().likes()),
+            "dislikes", Long.toString(counts.get().dislikes())));
+  }
+}

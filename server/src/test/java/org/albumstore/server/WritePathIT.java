@@ -1,0 +1,177 @@
+package org.albumstore.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.albumstore.common.config.AmqpSettings;
+import org.albumstore.common.config.Env;
+import org.albumstore.common.config.Keys;
+import org.albumstore.common.event.AlbumProfile;
+import org.albumstore.common.event.Identifiers;
+import org.albumstore.common.event.NewAlbum;
+import org.albumstore.common.event.Review;
+import org.albumstore.common.event.Vote;
+import org.albumstore.common.event.WriteBatch;
+import org.albumstore.common.testing.TestServices;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInfo;
+
+/** The write path against the real broker: what a 200 promises is on the queue. */
+class WritePathIT {
+  private static final byte[] IMAGE = "\u0089PNG fake cover".getBytes(StandardCharsets.ISO_8859_1);
+
+  private AmqpSettings amqp;
+  private AlbumStoreServer server;
+  private Api api;
+
+  @BeforeEach
+  void start(TestInfo test) {
+    amqp = TestServices.amqp("server." + test.getTestMethod().orElseThrow().getName());
+    Map<String, String> env =
+        new java.util.HashMap<>(TestServices.overrides(amqp, TestServices.database()));
+    env.put(Keys.HTTP_PORT, "0");
+    server = AlbumStoreServer.start(Env.system().withOverrides(env));
+    api = new Api(server.baseUrl());
+  }
+
+  @AfterEach
+  void stop() throws Exception {
+    if (server != null) {
+      server.close();
+    }
+    TestServices.deleteTopology(amqp);
+  }
+
+  @Test
+  void aPostedAlbumIsAnsweredWithItsIdAndSizeAndIsExactlyOneMessageOnTheQueue() throws Exception {
+    String profile = Multipart.jsonProfile("Sex Pistols", "Never Mind The Bollocks!", "1977");
+    Api.Reply r = api.postAlbum(Multipart.album(IMAGE, profile), Map.of());
+
+    assertThat(r.status()).isEqualTo(200);
+    assertThat(r.header("Content-Type"))
+        .startsWith("application/json")
+        .containsIgnoringCase("utf-8");
+    String albumId = r.json().get("albumID");
+    assertThat(Identifiers.isValidToken(albumId)).isTrue();
+    assertThat(r.json()).containsEntry("imageSize", Integer.toString(IMAGE.length));
+
+    List<WriteBatch> messages = Queues.take(amqp, 10);
+    assertThat(messages).hasSize(1);
+    WriteBatch batch = messages.get(0);
+    assertThat(batch.reviews()).isEmpty();
+    assertThat(batch.albums()).hasSize(1);
+    NewAlbum album = batch.albums().get(0);
+    assertThat(album.albumId()).isEqualTo(albumId);
+    assertThat(album.profile())
+        .isEqualTo(new AlbumProfile("Sex Pistols", "Never Mind The Bollocks!", "1977"));
+    assertThat(album.image()).isEqualTo(IMAGE);
+  }
+
+  @Test
+  void theOpenApiTextProfileWithUnicodeArrivesIntact() throws Exception {
+    String profile =
+        "class AlbumsProfile {\n    artist: Björk 🎵\n    title: Homogenic\n" + "    year: 1997\n}";
+    Api.Reply r = api.postAlbum(Multipart.album(IMAGE, profile), Map.of());
+    assertThat(r.status()).isEqualTo(200);
+    assertThat(Queues.take(amqp, 10).get(0).albums().get(0).profile())
+        .isEqualTo(new AlbumProfile("Björk 🎵", "Homogenic", "1997"));
+  }
+
+  @Test
+  void theSameIdempotencyKeyTwiceGivesTheSameAlbumId() throws Exception {
+    String key = "retry-" + UUID.randomUUID();
+    byte[] body = Multipart.album(IMAGE, Multipart.jsonProfile("a", "t", "2001"));
+    Api.Reply first = api.postAlbum(body, Map.of("Idempotency-Key", key));
+    Api.Reply second = api.postAlbum(body, Map.of("Idempotency-Key", key));
+    Api.Reply other = api.postAlbum(body, Map.of("Idempotency-Key", key + "x"));
+
+    assertThat(first.status()).isEqualTo(200);
+    assertThat(second.status()).isEqualTo(200);
+    assertThat(second.json().get("albumID"))
+        .isEqualTo(first.json().get("albumID"))
+        .isEqualTo(Identifiers.albumIdForKey(key));
+    assertThat(other.json().get("albumID")).isNotEqualTo(first.json().get("albumID"));
+  }
+
+  @Test
+  void aReviewIsAnsweredWithAnEmptyOkAndCarriesItsVoteAndKeyDerivedEventId() throws Exception {
+    Api.Reply like =
+        api.send("POST", "/review/like/42", null, null, Map.of("Idempotency-Key", "k1"));
+    Api.Reply dislike = api.post("/review/dislike/album_X-1");
+
+    assertThat(like.status()).isEqualTo(200);
+    assertThat(like.body()).isEmpty();
+    assertThat(dislike.status()).isEqualTo(200);
+    List<Review> reviews = new ArrayList<>();
+    Queues.take(amqp, 10).forEach(b -> reviews.addAll(b.reviews()));
+    assertThat(reviews).hasSize(2);
+    assertThat(reviews)
+        .contains(new Review(Identifiers.reviewEventIdForKey("k1"), "42", Vote.LIKE))
+        .anySatisfy(
+            r -> {
+              assertThat(r.albumId()).isEqualTo("album_X-1");
+              assertThat(r.vote()).isEqualTo(Vote.DISLIKE);
+              assertThat(r.eventId()).isNotEqualTo(Identifiers.reviewEventIdForKey("k1"));
+            });
+  }
+
+  @Test
+  void concurrentReviewsAreAllConfirmedAndEachArrivesExactlyOnce() throws Exception {
+    int clients = 32;
+    int perClient = 25;
+    ExecutorService pool = Executors.newFixedThreadPool(clients);
+    List<Future<Integer>> okCounts = new ArrayList<>();
+    try {
+      for (int c = 0; c < clients; c++) {
+        int client = c;
+        okCounts.add(
+            pool.submit(
+                () -> {
+                  int ok = 0;
+                  for (int i = 0; i < perClient; i++) {
+                    Api.Reply r =
+                        api.send(
+                            "POST",
+                            "/review/like/c" + client,
+                            null,
+                            null,
+                            Map.of("Idempotency-Key", "c" + client + "-" + i));
+                    ok += r.status() == 200 ? 1 : 0;
+                  }
+                  return ok;
+                }));
+      }
+      int ok = 0;
+      for (Future<Integer> f : okCounts) {
+        ok += f.get(60, TimeUnit.SECONDS);
+      }
+      assertThat(ok).isEqualTo(clients * perClient);
+    } finally {
+      pool.shutdownNow();
+    }
+    List<WriteBatch> messages = Queues.take(amqp, clients * perClient + 1);
+    Set<UUID> events = new HashSet<>();
+    messages.forEach(b -> b.reviews().forEach(r -> assertThat(events.add(r.eventId())).isTrue()));
+    assertThat(events).hasSize(clients * perClient);
+    assertThat(messages.size()).isLessThanOrEqualTo(clients * perClient);
+  }
+
+  @Test
+  void healthReportsBrokerAndDatabaseUp() throws Exception {
+    Api.Reply r = api.get("/health");
+    assertThat(r.status()).isEqualTo(200);
+    assertThat(r.json()).isEqualTo(Map.of("status", "UP", "broker", "UP", "database", "UP"));
+  }
+}

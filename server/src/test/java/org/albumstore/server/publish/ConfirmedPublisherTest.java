@@ -1,0 +1,73 @@
+package org.albumstore.server.publish;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import org.albumstore.common.config.AmqpSettings;
+import org.albumstore.common.config.Env;
+import org.albumstore.common.event.Review;
+import org.albumstore.common.event.Vote;
+import org.albumstore.server.ServerSettings;
+import org.junit.jupiter.api.Test;
+
+/**
+ * What the publisher does without ever reaching a broker: it never confirms, and every future
+ * completes with a reason. (With a broker: ServerIT.)
+ */
+class ConfirmedPublisherTest {
+  private static final AmqpSettings NOWHERE =
+      AmqpSettings.from(Env.of(Map.of())).withQueue("never-declared");
+
+  @Test
+  void aFullQueueRefusesAtOnceAndCloseFailsWhatWasQueued() throws Exception {
+    BrokerConnector neverStarted = new BrokerConnector(NOWHERE, "test");
+    ConfirmedPublisher p = new ConfirmedPublisher(neverStarted, settings(1)); // threads not started
+    CompletableFuture<Void> queued = p.submit(review());
+    CompletableFuture<Void> refused = p.submit(review());
+
+    assertThat(queued).isNotDone();
+    assertThat(reason(refused)).isSameAs(Rejections.OVERLOADED);
+    assertThat(p.queued()).isEqualTo(1);
+
+    p.close(Duration.ofSeconds(1));
+    assertThat(reason(queued)).isSameAs(Rejections.SHUTTING_DOWN);
+    assertThat(reason(p.submit(review()))).isSameAs(Rejections.SHUTTING_DOWN);
+    neverStarted.close(Duration.ofSeconds(1));
+  }
+
+  @Test
+  void withoutABrokerConnectionWritesFailAsUnavailable() throws Exception {
+    BrokerConnector neverStarted = new BrokerConnector(NOWHERE, "test");
+    ConfirmedPublisher p = new ConfirmedPublisher(neverStarted, settings(100));
+    p.start();
+    try {
+      assertThat(reason(p.submit(review()))).isSameAs(Rejections.BROKER_UNAVAILABLE);
+    } finally {
+      p.close(Duration.ofSeconds(5));
+      neverStarted.close(Duration.ofSeconds(1));
+    }
+  }
+
+  private static ServerSettings settings(int queueMax) {
+    return ServerSettings.from(
+        Env.of(Map.of(ServerSettings.PUBLISH_QUEUE_MAX, Integer.toString(queueMax))));
+  }
+
+  private static Review review() {
+    return new Review(UUID.randomUUID(), "42", Vote.LIKE);
+  }
+
+  private static Throwable reason(CompletableFuture<Void> f) throws Exception {
+    try {
+      f.get(10, TimeUnit.SECONDS);
+      throw new AssertionError("the write was confirmed without a broker");
+    } catch (ExecutionException e) {
+      return e.getCause();
+    }
+  }
+}

@@ -33,7 +33,8 @@ import picocli.CommandLine.Parameters;
     footer = {
       "",
       "Environment: ALBUMSTORE_CLIENT_URL, ALBUMSTORE_RMQ_API, ALBUMSTORE_RMQ_USER,"
-          + " ALBUMSTORE_RMQ_PASSWORD, ALBUMSTORE_AMQP_URI, ALBUMSTORE_QUEUE (a flag wins over its"
+          + " ALBUMSTORE_RMQ_PASSWORD, ALBUMSTORE_AMQP_URI, ALBUMSTORE_QUEUE,"
+          + " ALBUMSTORE_SERVER_METRICS_URL, ALBUMSTORE_CONSUMER_METRICS_URL (a flag wins over its"
           + " variable).",
       "Writes to --out: requests.csv, timeline.csv, summary.json, chart.png, report.html.",
       "Exit codes: 0 all requests succeeded and verified; 1 failed requests or mismatches;"
@@ -45,10 +46,14 @@ final class ClientCommand {
   static final String ENV_RMQ_API = "ALBUMSTORE_RMQ_API";
   static final String ENV_RMQ_USER = "ALBUMSTORE_RMQ_USER";
   static final String ENV_RMQ_PASSWORD = "ALBUMSTORE_RMQ_PASSWORD";
+  static final String ENV_SERVER_METRICS = "ALBUMSTORE_SERVER_METRICS_URL";
+  static final String ENV_CONSUMER_METRICS = "ALBUMSTORE_CONSUMER_METRICS_URL";
 
   static final String DEFAULT_URL =
       "http://127.0.0.1:" + Defaults.HTTP_PORT + Defaults.CONTEXT_PATH;
   static final String DEFAULT_RMQ_API = "http://127.0.0.1:15672";
+  static final String METRICS_PATH = "/metrics";
+  static final String DEFAULT_CONSUMER_METRICS = "http://127.0.0.1:9091/metrics";
   static final int DEFAULT_GROUP_SIZE = 10;
   static final int DEFAULT_GROUPS = 1;
   static final double DEFAULT_DELAY = 2;
@@ -240,6 +245,33 @@ final class ClientCommand {
         "Default: " + AMQP_URI_IN_HELP + "."
       })
   String amqpUri;
+
+  @Option(
+      names = "--server-metrics",
+      paramLabel = "URL",
+      description = {
+        "The server's Prometheus metrics, read at the start and the end of the load for the"
+            + " time-per-tier table, or '"
+            + OFF
+            + "' (env "
+            + ENV_SERVER_METRICS
+            + ").",
+        "Default: the base URL + " + METRICS_PATH + "."
+      })
+  String serverMetrics;
+
+  @Option(
+      names = "--consumer-metrics",
+      paramLabel = "URL",
+      description = {
+        "The consumer's Prometheus metrics, read at the start and after the queue drained, or '"
+            + OFF
+            + "' (env "
+            + ENV_CONSUMER_METRICS
+            + ").",
+        "Default: " + DEFAULT_CONSUMER_METRICS + "."
+      })
+  String consumerMetrics;
 
   @Option(
       names = "--verify",

@@ -12,6 +12,8 @@ import java.time.Duration;
  * @param image the file to upload, or null for the built-in PNG
  * @param rmqApi management API base URL, or null when off
  * @param amqpUri AMQP URI of the fallback depth probe, or null when off
+ * @param serverMetrics the server's metrics URL, or null when off
+ * @param consumerMetrics the consumer's metrics URL, or null when off
  */
 public record ClientConfig(
     String url,
@@ -35,7 +37,9 @@ public record ClientConfig(
     boolean verify,
     Duration drainTimeout,
     int verifyThreads,
-    boolean progress) {
+    boolean progress,
+    String serverMetrics,
+    String consumerMetrics) {
 
   public int writers() {
     return groupSize * groups;

@@ -90,6 +90,16 @@ final class ConfigResolver {
     if (!ClientCommand.OFF.equals(amqp)) {
       new AmqpSettings(amqp, q, AmqpSettings.QueueType.CLASSIC); // validates the scheme now
     }
+    String serverMetrics =
+        metricsUrl(
+            "--server-metrics",
+            c.serverMetrics,
+            env.get(ClientCommand.ENV_SERVER_METRICS, baseUrl + ClientCommand.METRICS_PATH));
+    String consumerMetrics =
+        metricsUrl(
+            "--consumer-metrics",
+            c.consumerMetrics,
+            env.get(ClientCommand.ENV_CONSUMER_METRICS, ClientCommand.DEFAULT_CONSUMER_METRICS));
     return new ClientConfig(
         baseUrl,
         size,
@@ -115,7 +125,22 @@ final class ConfigResolver {
         c.verify,
         seconds(c.drainTimeout),
         c.verifyThreads,
-        c.progress);
+        c.progress,
+        serverMetrics,
+        consumerMetrics);
+  }
+
+  /** The URL to read, or null for 'none'; fails naming the option when it is not HTTP(S). */
+  private static String metricsUrl(String option, String flag, String fromEnvOrDefault) {
+    String u = (flag != null ? flag : fromEnvOrDefault).trim();
+    if (ClientCommand.OFF.equals(u)) {
+      return null;
+    }
+    if (!u.startsWith("http://") && !u.startsWith("https://")) {
+      throw new IllegalArgumentException(
+          option + " must be an http:// or https:// URL or '" + ClientCommand.OFF + "', was " + u);
+    }
+    return u;
   }
 
   private static String checkUrl(String u) {

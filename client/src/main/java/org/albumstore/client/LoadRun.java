@@ -34,6 +34,8 @@ import org.albumstore.client.stats.RunClock;
 import org.albumstore.client.stats.RunStatistics;
 import org.albumstore.client.stats.Timeline;
 import org.albumstore.client.stats.TimelineRow;
+import org.albumstore.client.tiers.TierReadings;
+import org.albumstore.client.tiers.TierSampler;
 import org.albumstore.client.verify.AlbumLedger;
 import org.albumstore.client.workload.FixedRatePacer;
 import org.albumstore.client.workload.Pacer;
@@ -137,6 +139,8 @@ final class LoadRun {
       AlbumStoreClient api =
           AlbumStoreClient.create(
               transport, RetryPolicy.of(cfg.retries()), RequestObserver.all(stats, csv), image);
+      // After the warm-up: the tier table's differences cover the measured load only.
+      TierSampler tiers = TierSampler.start(cfg.serverMetrics(), cfg.consumerMetrics());
       Timeline timeline =
           new Timeline(stats, sampler::latest, clock, timelineCsv, cfg.progress() ? err : null);
       timeline.start();
@@ -191,6 +195,8 @@ final class LoadRun {
           verification = RunSummary.Verification.skipped("run stopped during verification");
         }
       }
+      // After the drain (when verifying): the consumer has applied what this run wrote.
+      TierReadings tierReadings = tiers.finish();
       csv.close(); // flush the rows before the report names the file
       return reporter.finish(
           stats,
@@ -200,6 +206,7 @@ final class LoadRun {
           atEnd,
           drain,
           verification,
+          tierReadings,
           load.crashedThreads(),
           csv.dropped(),
           stopped(),

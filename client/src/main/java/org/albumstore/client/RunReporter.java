@@ -23,6 +23,8 @@ import org.albumstore.client.report.RunSummary;
 import org.albumstore.client.stats.RunStatistics;
 import org.albumstore.client.stats.TimelineRow;
 import org.albumstore.client.stats.TypeStats;
+import org.albumstore.client.tiers.TierCalculator;
+import org.albumstore.client.tiers.TierReadings;
 import org.albumstore.client.workload.WorkloadScheduler;
 import org.albumstore.common.config.AmqpSettings;
 import org.slf4j.Logger;
@@ -70,6 +72,7 @@ final class RunReporter {
       QueueSample atEndOfLoad,
       DrainWaiter.Result drain,
       RunSummary.Verification verification,
+      TierReadings tiers,
       int crashedThreads,
       long csvDropped,
       boolean stoppedEarly,
@@ -107,6 +110,9 @@ final class RunReporter {
             stats.retryCauses(),
             broker(sampler, atEndOfLoad, drain),
             verification,
+            tiers == null
+                ? null
+                : TierCalculator.table(tiers, writes.meanMs(), writes.p99Ms(), writes.ok()),
             crashedThreads,
             csvDropped,
             null,

@@ -56,6 +56,32 @@ class ClientCommandTest {
     assertThat(c.drainTimeout()).isEqualTo(Duration.ofSeconds(120));
     assertThat(c.verifyThreads()).isEqualTo(8);
     assertThat(c.progress()).isTrue();
+    assertThat(c.serverMetrics()).isEqualTo("http://127.0.0.1:8080/albumstore/metrics");
+    assertThat(c.consumerMetrics()).isEqualTo("http://127.0.0.1:9091/metrics");
+  }
+
+  @Test
+  void metricsUrlsFollowTheBaseUrlTheEnvironmentAndTheFlagsAndNoneTurnsThemOff() {
+    ClientConfig derived = parse("--url", "http://10.0.0.5:8080/albumstore/");
+    assertThat(derived.serverMetrics()).isEqualTo("http://10.0.0.5:8080/albumstore/metrics");
+
+    Env env =
+        Env.of(
+            Map.of(
+                ClientCommand.ENV_SERVER_METRICS, "http://s:1/m",
+                ClientCommand.ENV_CONSUMER_METRICS, "none"));
+    ClientConfig fromEnv = parse(env);
+    assertThat(fromEnv.serverMetrics()).isEqualTo("http://s:1/m");
+    assertThat(fromEnv.consumerMetrics()).isNull();
+
+    ClientConfig flags =
+        parse(env, "--server-metrics", "none", "--consumer-metrics", "http://c:2/metrics");
+    assertThat(flags.serverMetrics()).isNull();
+    assertThat(flags.consumerMetrics()).isEqualTo("http://c:2/metrics");
+
+    assertThatThrownBy(() -> parse("--consumer-metrics", "127.0.0.1:9091"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("--consumer-metrics");
   }
 
   @Test

@@ -50,6 +50,8 @@ class ClientRunTest {
                 "none",
                 "--amqp-uri",
                 "none",
+                "--consumer-metrics",
+                "none",
                 "--out",
                 dir.resolve("out").toString(),
                 "--drain-timeout",
@@ -92,6 +94,12 @@ class ClientRunTest {
 
     String report = out.toString(StandardCharsets.UTF_8);
     assertThat(report).contains("verified: 120 albums, 0 mismatches").contains("throughput: ");
+    // The stand-in serves no metrics: the table is there, with the client's figures only.
+    assertThat(s.tiers().clientCount()).isEqualTo(480);
+    assertThat(s.tiers().consumerMetrics()).isEqualTo("none");
+    assertThat(s.tiers().serverMetrics()).isEqualTo(server.url() + "/metrics");
+    assertThat(s.tiers().notes()).anySatisfy(n -> assertThat(n).startsWith("server metrics n/a"));
+    assertThat(report).contains("time spent per tier (writes, ms)");
     Path o = dir.resolve("out");
     assertThat(JsonSummary.read(o.resolve("summary.json"))).isEqualTo(s);
     // Every logical request is one CSV row; the preflight and verification reads are not.

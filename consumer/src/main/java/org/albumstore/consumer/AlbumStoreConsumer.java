@@ -20,6 +20,9 @@ import org.albumstore.common.db.Schema;
 import org.albumstore.consumer.amqp.ChannelWorker;
 import org.albumstore.consumer.amqp.DeadLetterPublisher;
 import org.albumstore.consumer.batch.BatchProcessor;
+import org.albumstore.consumer.metrics.ConsumerMeters;
+import org.albumstore.consumer.metrics.MetricsHttpServer;
+import org.albumstore.consumer.metrics.MetricsSettings;
 import org.albumstore.consumer.retry.OutageLog;
 import org.albumstore.consumer.sql.BatchWriter;
 import org.albumstore.consumer.stats.ConsumerMetrics;
@@ -49,14 +52,18 @@ public final class AlbumStoreConsumer implements AutoCloseable {
   static final int CONNECTION_CLOSE_MILLIS = 5_000;
   static final long DEAD_LETTER_CONFIRM_MILLIS = 5_000;
 
-  private final ConsumerMetrics metrics = new ConsumerMetrics();
+  private final ConsumerMeters meters = new ConsumerMeters();
+  private final ConsumerMetrics metrics = new ConsumerMetrics(meters);
   private final List<Connection> connections = new ArrayList<>();
   private final List<ChannelWorker> workers = new ArrayList<>();
   private final AtomicBoolean closed = new AtomicBoolean();
   private HikariDataSource pool;
+  private MetricsHttpServer metricsServer;
   private RateReporter reporter;
 
-  private AlbumStoreConsumer() {}
+  private AlbumStoreConsumer() {
+    meters.bindCounters(metrics);
+  }
 
   /**
    * Opens the pool (and applies the schema if asked), declares the topology, opens the connections
@@ -65,9 +72,23 @@ public final class AlbumStoreConsumer implements AutoCloseable {
   public static AlbumStoreConsumer start(
       ConsumerSettings settings, AmqpSettings amqp, DatabaseSettings database)
       throws IOException, TimeoutException, SQLException {
+    return start(settings, amqp, database, MetricsSettings.OFF);
+  }
+
+  /**
+   * As {@link #start(ConsumerSettings, AmqpSettings, DatabaseSettings)}, and serves {@code GET
+   * /metrics} as {@code metricsSettings} say (before consuming, so a port already taken fails the
+   * start before anything is consumed).
+   */
+  public static AlbumStoreConsumer start(
+      ConsumerSettings settings,
+      AmqpSettings amqp,
+      DatabaseSettings database,
+      MetricsSettings metricsSettings)
+      throws IOException, TimeoutException, SQLException {
     AlbumStoreConsumer consumer = new AlbumStoreConsumer();
     try {
-      consumer.open(settings, amqp, database);
+      consumer.open(settings, amqp, database, metricsSettings);
       return consumer;
     } catch (IOException | TimeoutException | SQLException | RuntimeException e) {
       consumer.close();
@@ -75,10 +96,18 @@ public final class AlbumStoreConsumer implements AutoCloseable {
     }
   }
 
-  private void open(ConsumerSettings settings, AmqpSettings amqp, DatabaseSettings database)
+  private void open(
+      ConsumerSettings settings,
+      AmqpSettings amqp,
+      DatabaseSettings database,
+      MetricsSettings metricsSettings)
       throws IOException, TimeoutException, SQLException {
     LOG.info("starting: {}, {}, {}", settings, amqp, database);
     pool = Databases.pool(database, "albumstore-consumer", settings.dbPoolSize());
+    meters.bindPool(pool);
+    if (metricsSettings.enabled()) {
+      metricsServer = serveMetrics(metricsSettings);
+    }
     if (settings.initSchema()) {
       Schema.apply(pool);
       LOG.info("schema applied to {}", database.jdbcUrl());
@@ -132,6 +161,35 @@ public final class AlbumStoreConsumer implements AutoCloseable {
         settings.batchWaitMillis());
   }
 
+  private MetricsHttpServer serveMetrics(MetricsSettings s) throws IOException {
+    try {
+      MetricsHttpServer server = MetricsHttpServer.start(s.bindAddress(), s.port(), meters::scrape);
+      LOG.info("metrics on http://{}:{}{}", s.bindAddress(), server.port(), MetricsHttpServer.PATH);
+      return server;
+    } catch (IOException e) {
+      throw new IOException(
+          "cannot serve metrics on "
+              + s.bindAddress()
+              + ":"
+              + s.port()
+              + " (--metrics-port/"
+              + MetricsSettings.PORT
+              + ", -1 turns it off): "
+              + e,
+          e);
+    }
+  }
+
+  /** The port of {@code GET /metrics}, or -1 when not served. */
+  public int metricsPort() {
+    return metricsServer == null ? -1 : metricsServer.port();
+  }
+
+  /** The consumer's metrics now, in the Prometheus text format (also when not served). */
+  public String scrapeMetrics() {
+    return meters.scrape();
+  }
+
   /** Totals since start; safe to call at any time, also after close. */
   public ConsumerCounters counters() {
     return metrics.snapshot();
@@ -159,6 +217,10 @@ public final class AlbumStoreConsumer implements AutoCloseable {
     if (pool != null) {
       pool.close();
     }
+    if (metricsServer != null) {
+      metricsServer.close();
+    }
+    meters.close();
     LOG.info("stopped: {}", metrics.snapshot());
   }
 

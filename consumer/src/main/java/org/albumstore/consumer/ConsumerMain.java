@@ -13,6 +13,7 @@ import org.albumstore.common.config.DatabaseSettings;
 import org.albumstore.common.config.Defaults;
 import org.albumstore.common.config.Env;
 import org.albumstore.common.config.Keys;
+import org.albumstore.consumer.metrics.MetricsSettings;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine;
@@ -171,6 +172,27 @@ public final class ConsumerMain implements Callable<Integer> {
               + ConsumerSettings.DEFAULT_STATS_INTERVAL)
   String statsInterval;
 
+  @Option(
+      names = "--metrics-port",
+      paramLabel = "PORT",
+      description =
+          "Port of GET /metrics (Prometheus text format); 0 = any free port, -1 = off. Env "
+              + MetricsSettings.PORT
+              + ". Default: "
+              + MetricsSettings.DEFAULT_PORT)
+  String metricsPort;
+
+  @Option(
+      names = "--metrics-bind",
+      paramLabel = "ADDRESS",
+      description =
+          "Address the metrics port listens on; 0.0.0.0 exposes it to the network (no"
+              + " authentication). Env "
+              + MetricsSettings.BIND
+              + ". Default: "
+              + MetricsSettings.DEFAULT_BIND)
+  String metricsBind;
+
   public static void main(String[] args) {
     System.exit(new CommandLine(new ConsumerMain()).execute(args));
   }
@@ -192,6 +214,8 @@ public final class ConsumerMain implements Callable<Integer> {
     m.put(ConsumerSettings.DB_POOL_SIZE, dbPoolSize);
     m.put(ConsumerSettings.INIT_SCHEMA, initSchema);
     m.put(ConsumerSettings.STATS_INTERVAL, statsInterval);
+    m.put(MetricsSettings.PORT, metricsPort);
+    m.put(MetricsSettings.BIND, metricsBind);
     return m;
   }
 
@@ -201,10 +225,12 @@ public final class ConsumerMain implements Callable<Integer> {
     final ConsumerSettings settings;
     final AmqpSettings amqp;
     final DatabaseSettings database;
+    final MetricsSettings metricsSettings;
     try {
       settings = ConsumerSettings.from(env);
       amqp = AmqpSettings.from(env);
       database = DatabaseSettings.from(env);
+      metricsSettings = MetricsSettings.from(env);
     } catch (IllegalArgumentException e) {
       PrintWriter err = spec.commandLine().getErr();
       err.println("Invalid setting: " + e.getMessage() + " (see --help)");
@@ -213,7 +239,7 @@ public final class ConsumerMain implements Callable<Integer> {
     }
     final AlbumStoreConsumer consumer;
     try {
-      consumer = AlbumStoreConsumer.start(settings, amqp, database);
+      consumer = AlbumStoreConsumer.start(settings, amqp, database, metricsSettings);
     } catch (IOException | TimeoutException | SQLException e) {
       LOG.error("cannot start: {}", e.toString(), e);
       return CommandLine.ExitCode.SOFTWARE;

@@ -15,6 +15,7 @@ import org.albumstore.server.web.AlbumUpload;
 import org.albumstore.server.web.AlbumsServlet;
 import org.albumstore.server.web.FallbackServlet;
 import org.albumstore.server.web.HealthServlet;
+import org.albumstore.server.web.NoopServlet;
 import org.albumstore.server.web.ReviewServlet;
 
 /**
@@ -31,6 +32,9 @@ public final class AlbumStoreListener implements ServletContextListener {
   /** Name of the context attribute holding the {@link ServerComponents}, for tests and tools. */
   public static final String COMPONENTS_ATTRIBUTE = ServerComponents.class.getName();
 
+  /** {@code true} registers the do-nothing {@code /bench/noop} of bench/; off by default. */
+  public static final String BENCH_ENDPOINTS = "ALBUMSTORE_BENCH_ENDPOINTS";
+
   private ServerComponents components;
 
   @Override
@@ -42,6 +46,10 @@ public final class AlbumStoreListener implements ServletContextListener {
         ServerComponents.start(settings, AmqpSettings.from(env), DatabaseSettings.from(env));
     sc.setAttribute(COMPONENTS_ATTRIBUTE, components);
     register(sc, components);
+    if (env.getBoolean(BENCH_ENDPOINTS, false)) {
+      // Opt-in only: a do-nothing endpoint on the same Tomcat, the baseline of bench/.
+      map(sc.addServlet("bench-noop", new NoopServlet()), NoopServlet.PATHS);
+    }
   }
 
   @Override
@@ -92,6 +100,9 @@ public final class AlbumStoreListener implements ServletContextListener {
     ServletRegistration.Dynamic health =
         sc.addServlet("health", new HealthServlet(c::brokerUp, c::databaseUp));
     map(health, "/health");
+
+    // The timing filter on every request, and GET /metrics.
+    c.metrics().register(sc);
 
     ServletRegistration.Dynamic fallback = sc.addServlet("fallback", new FallbackServlet());
     // "/" replaces the container's default servlet: unknown paths get JSON, not a static file.

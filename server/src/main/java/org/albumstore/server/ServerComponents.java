@@ -5,6 +5,7 @@ import java.time.Duration;
 import org.albumstore.common.config.AmqpSettings;
 import org.albumstore.common.config.DatabaseSettings;
 import org.albumstore.common.db.Databases;
+import org.albumstore.server.metrics.ServerMetrics;
 import org.albumstore.server.publish.BrokerConnector;
 import org.albumstore.server.publish.ConfirmedPublisher;
 import org.albumstore.server.read.AlbumReads;
@@ -23,6 +24,7 @@ public final class ServerComponents implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(ServerComponents.class);
 
   private final ServerSettings settings;
+  private final ServerMetrics metrics;
   private final HikariDataSource pool;
   private final BrokerConnector broker;
   private final ConfirmedPublisher publisher;
@@ -30,10 +32,12 @@ public final class ServerComponents implements AutoCloseable {
 
   private ServerComponents(
       ServerSettings settings,
+      ServerMetrics metrics,
       HikariDataSource pool,
       BrokerConnector broker,
       ConfirmedPublisher publisher) {
     this.settings = settings;
+    this.metrics = metrics;
     this.pool = pool;
     this.broker = broker;
     this.publisher = publisher;
@@ -43,20 +47,25 @@ public final class ServerComponents implements AutoCloseable {
   public static ServerComponents start(
       ServerSettings settings, AmqpSettings amqp, DatabaseSettings db) {
     PostgresDriver.register();
+    ServerMetrics metrics = new ServerMetrics();
     HikariDataSource pool = Databases.pool(db, "albumstore-server-reads", settings.dbPoolSize());
     BrokerConnector broker = null;
     try {
+      metrics.bindPool(pool);
       broker = new BrokerConnector(amqp, "albumstore-server");
       broker.start();
-      ConfirmedPublisher publisher = new ConfirmedPublisher(broker, settings);
+      ConfirmedPublisher publisher =
+          new ConfirmedPublisher(broker, settings, metrics.publishObserver());
+      metrics.bindPublisher(publisher);
       publisher.start();
       log.info("Server components started: {}, {}, {}", settings, amqp, db);
-      return new ServerComponents(settings, pool, broker, publisher);
+      return new ServerComponents(settings, metrics, pool, broker, publisher);
     } catch (RuntimeException e) {
       if (broker != null) {
         broker.close(Duration.ofSeconds(5));
       }
       pool.close();
+      metrics.close();
       PostgresDriver.deregisterIfOwnedByThisApplication();
       throw e;
     }
@@ -68,6 +77,11 @@ public final class ServerComponents implements AutoCloseable {
 
   public ConfirmedPublisher publisher() {
     return publisher;
+  }
+
+  /** The meters behind {@code GET /metrics}. */
+  public ServerMetrics metrics() {
+    return metrics;
   }
 
   public AlbumReads reads() {
@@ -95,6 +109,7 @@ public final class ServerComponents implements AutoCloseable {
         broker.close(Duration.ofSeconds(5));
       } finally {
         pool.close();
+        metrics.close();
         PostgresDriver.deregisterIfOwnedByThisApplication();
         log.info("Server components closed");
       }

@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import org.albumstore.client.stats.TypeStats;
+import org.albumstore.client.tiers.TierTableText;
 import org.albumstore.client.verify.Mismatch;
 
 /**
@@ -91,6 +92,9 @@ public final class ConsoleReport {
     }
     broker(b, s.broker());
     verification(b, s.verification());
+    if (s.tiers() != null) {
+      b.append('\n').append(TierTableText.render(s.tiers())).append('\n');
+    }
     if (s.outputs() != null) {
       b.append(f("outputs: %s%n", s.outputs().directory()));
     }

@@ -3,6 +3,7 @@ package org.albumstore.client.report;
 import java.util.Base64;
 import java.util.Locale;
 import org.albumstore.client.stats.TypeStats;
+import org.albumstore.client.tiers.TierTableHtml;
 import org.albumstore.client.verify.Mismatch;
 
 /**
@@ -55,6 +56,9 @@ public final class HtmlReport {
     s.requests().stream().filter(t -> t.type().startsWith("GET")).forEach(t -> row(b, t));
     b.append("</table>\n<p>Latency in ms of successful requests; req/s = successful requests per");
     b.append(" second of wall time.</p>\n");
+    if (s.tiers() != null) {
+      b.append(TierTableHtml.render(s.tiers()));
+    }
     if (chartPng != null) {
       b.append(
               "<p><img alt=\"throughput, latency and queue depth over time\" src=\"data:image/png;base64,")

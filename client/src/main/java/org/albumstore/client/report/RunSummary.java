@@ -3,6 +3,7 @@ package org.albumstore.client.report;
 import java.util.List;
 import java.util.Map;
 import org.albumstore.client.stats.TypeStats;
+import org.albumstore.client.tiers.TierTable;
 import org.albumstore.client.verify.Mismatch;
 
 /**
@@ -15,6 +16,7 @@ import org.albumstore.client.verify.Mismatch;
  * @param requests one entry per request type, in the fixed order of the tables
  * @param failures requests that failed after all retries, by {@code "<type>: <status|exception>"}
  * @param retriedAttempts attempts that failed and were retried, by the same key
+ * @param tiers time spent per tier, from the server's and the consumer's metrics
  * @param crashedThreads load threads that died of an unexpected exception (a bug; logged)
  * @param csvRowsDropped per-request CSV rows lost because the disk could not keep up
  * @param exitCode the process exit code the run ends with
@@ -34,6 +36,7 @@ public record RunSummary(
     Map<String, Long> retriedAttempts,
     Broker broker,
     Verification verification,
+    TierTable tiers,
     int crashedThreads,
     long csvRowsDropped,
     Outputs outputs,
@@ -130,6 +133,7 @@ public record RunSummary(
         retriedAttempts,
         broker,
         verification,
+        tiers,
         crashedThreads,
         csvRowsDropped,
         o,

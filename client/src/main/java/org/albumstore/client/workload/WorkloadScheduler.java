@@ -89,7 +89,9 @@ public final class WorkloadScheduler {
       group.forEach(Thread::start);
       writers.addAll(group);
       listener.groupStarted(g, group.size());
-      if (g == 0 && plan.readers() > 0) {
+      // One group: its end is the writers' end, there is no window (starting readers anyway
+      // would let them slip in a few reads before the window closes).
+      if (g == 0 && plan.readers() > 0 && plan.groups() > 1) {
         starter = newThread("reader-starter", () -> startReadersAfter(group, window), true);
         starter.start();
       }

@@ -48,6 +48,9 @@ class ChartAndHtmlTest {
         .contains("<td>all writes</td>")
         .contains("verified: 1000 albums, 2 mismatches")
         .contains("album-1: likes 1 (expected 2)")
+        .contains("<h2>Time spent per tier</h2>")
+        .contains("<td>broker: publish -&gt; confirm</td>")
+        .contains("<td>network: client &lt;-&gt; servlet (network, Tomcat, client) *</td>")
         .doesNotContain("src=\"http");
     Matcher m = Pattern.compile("data:image/png;base64,([A-Za-z0-9+/=]+)").matcher(html);
     assertThat(m.find()).isTrue();

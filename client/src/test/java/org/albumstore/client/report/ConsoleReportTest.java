@@ -22,6 +22,10 @@ class ConsoleReportTest {
         .contains(
             "queue albumstore.writes (management-api): depth max 120, at end of load 3, drain drained after 1.5 s")
         .contains("verified: 1000 albums, 0 mismatches")
+        .anyMatch(l -> l.startsWith("time spent per tier (writes, ms)") && l.endsWith("count"))
+        .anyMatch(l -> l.startsWith("  broker: publish -> confirm ") && l.endsWith(" 3999"))
+        .contains(
+            "largest share of a request: broker: publish -> confirm (40.0% of the client mean)")
         .contains("exit code: 0");
     // The writes come first, then their total, then the reads.
     assertThat(indexOfPrefix(lines, "POST /review/dislike"))
@@ -51,6 +55,7 @@ class ConsoleReportTest {
             new RunSummary.Broker(
                 "n/a", "q", null, null, "not-awaited", null, null, null, null, null),
             RunSummary.Verification.skipped("--no-verify"),
+            null,
             0,
             0,
             null,

@@ -1,6 +1,7 @@
 package org.albumstore.client.report;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -30,6 +31,15 @@ class JsonSummaryTest {
     assertThat(json.path("verification").path("status").asText()).isEqualTo("ok");
     assertThat(json.path("failures").path("POST /review/dislike: 503").asLong()).isEqualTo(1);
     assertThat(json.path("exitCode").asInt()).isZero();
+    JsonNode tiers = json.path("tiers");
+    assertThat(tiers.path("clientMeanMs").asDouble()).isEqualTo(2.5);
+    assertThat(tiers.path("servletMeanMs").asDouble()).isEqualTo(2.0, within(1e-9));
+    assertThat(tiers.path("requestPath").get(3).path("stage").asText())
+        .isEqualTo("publish -> confirm");
+    assertThat(tiers.path("requestPath").get(3).path("meanMs").asDouble())
+        .isEqualTo(1.0, within(1e-9));
+    assertThat(tiers.path("afterResponse").get(0).path("tier").asText()).isEqualTo("broker");
+    assertThat(tiers.path("visibility").path("meanMs").asDouble()).isEqualTo(10.0, within(1e-9));
     assertThat(json.toString()).doesNotContain("NaN");
   }
 }

@@ -2,13 +2,19 @@ package org.albumstore.client.report;
 
 import java.util.ArrayList;
 import java.util.EnumMap;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import org.albumstore.client.broker.QueueSample;
 import org.albumstore.client.http.RequestType;
 import org.albumstore.client.stats.IntervalStats;
 import org.albumstore.client.stats.TimelineRow;
 import org.albumstore.client.stats.TypeStats;
+import org.albumstore.client.tiers.Histogram;
+import org.albumstore.client.tiers.TierCalculator;
+import org.albumstore.client.tiers.TierReadings;
+import org.albumstore.client.tiers.TierTable;
 import org.albumstore.client.verify.Mismatch;
 
 /** Known summaries and timelines for the report tests. */
@@ -78,6 +84,7 @@ final class SampleRuns {
             1,
             0.4,
             "queue drained"),
+        tiers(),
         0,
         0,
         new RunSummary.Outputs(
@@ -88,6 +95,39 @@ final class SampleRuns {
             "out/chart.png",
             "out/report.html"),
         mismatches == 0 ? 0 : 1);
+  }
+
+  /** A time-per-tier table with every row known: a 2.5 ms client mean, 2.0 ms of it servlet. */
+  static TierTable tiers() {
+    Map<String, Histogram> server = new HashMap<>();
+    server.put("validate", one(0.0002, 3999));
+    server.put("channel_wait", one(0.0004, 3999));
+    server.put("confirm", one(0.0010, 3999));
+    server.put("respond", one(0.0003, 3999));
+    Map<String, Histogram> consumer = new HashMap<>();
+    consumer.put("queue", one(0.002, 3999));
+    consumer.put("batch_wait", one(0.004, 3999));
+    consumer.put("apply", one(0.003, 3999));
+    consumer.put("commit", one(0.001, 3999));
+    TierReadings r =
+        new TierReadings(
+            "http://127.0.0.1:8080/albumstore/metrics",
+            "http://127.0.0.1:9091/metrics",
+            one(0.0020, 3999),
+            server,
+            consumer,
+            one(0.010, 3999),
+            List.of());
+    return TierCalculator.table(r, 2.5, 6.0, 3999);
+  }
+
+  /** {@code n} samples of {@code seconds} each, in a bucket ending just above. */
+  static Histogram one(double seconds, long n) {
+    TreeMap<Double, Double> b = new TreeMap<>();
+    b.put(seconds / 2, 0.0);
+    b.put(seconds * 1.1, (double) n);
+    b.put(Double.POSITIVE_INFINITY, (double) n);
+    return new Histogram(n, seconds * n, b);
   }
 
   /**

@@ -91,8 +91,9 @@ public final class ChannelWorker {
   }
 
   private void enqueue(Delivery delivery) {
+    Delivery arrived = new ArrivedDelivery(delivery); // stamped now, for the stage metrics
     try {
-      while (!inbox.offer(delivery, IDLE_POLL_MILLIS, TimeUnit.MILLISECONDS)) {
+      while (!inbox.offer(arrived, IDLE_POLL_MILLIS, TimeUnit.MILLISECONDS)) {
         if (exited) {
           // Nobody will ever acknowledge it; it goes back to the queue when the channel closes.
           return;

@@ -11,6 +11,7 @@ import java.util.concurrent.TimeoutException;
 import org.albumstore.common.event.EventCodec;
 import org.albumstore.common.event.InvalidMessageException;
 import org.albumstore.common.event.WriteBatch;
+import org.albumstore.consumer.amqp.ArrivedDelivery;
 import org.albumstore.consumer.amqp.DeadLetterPublisher;
 import org.albumstore.consumer.retry.Backoff;
 import org.albumstore.consumer.retry.OutageLog;
@@ -103,7 +104,7 @@ public final class BatchProcessor {
 
   private void applyAll(List<Decoded> valid, List<Rejected> rejected) throws Stopped {
     try {
-      write(Aggregate.of(valid.stream().map(Decoded::batch).toList()));
+      write(valid);
     } catch (Poison batchFailure) {
       if (valid.size() > 1) {
         LOG.warn(
@@ -114,7 +115,7 @@ public final class BatchProcessor {
       }
       for (Decoded m : valid) {
         try {
-          write(Aggregate.of(List.of(m.batch())));
+          write(List.of(m));
         } catch (Poison p) {
           rejected.add(
               new Rejected(
@@ -124,13 +125,17 @@ public final class BatchProcessor {
     }
   }
 
-  /** Commits {@code a}, retrying transient failures; poison and stop requests end it. */
-  private void write(Aggregate a) throws Poison, Stopped {
+  /** Commits the messages, retrying transient failures; poison and stop requests end it. */
+  private void write(List<Decoded> messages) throws Poison, Stopped {
+    Aggregate a = Aggregate.of(messages.stream().map(Decoded::batch).toList());
     backoff.reset();
     while (true) {
+      long attemptStart = System.nanoTime();
       try {
         WriteResult r = writer.write(a);
         database.succeeded();
+        // Timings first: whoever sees the counter move then also sees its timings.
+        timed(messages, attemptStart, r);
         metrics.committed(r);
         return;
       } catch (SQLException | RuntimeException e) {
@@ -141,6 +146,29 @@ public final class BatchProcessor {
         database.failed(SqlErrors.describe(e));
         pause();
       }
+    }
+  }
+
+  /** Reports each committed message's stages: time in queue, wait here, apply, commit. */
+  private void timed(List<Decoded> messages, long attemptStart, WriteResult r) {
+    long committedAtMillis = System.currentTimeMillis();
+    for (Decoded m : messages) {
+      long arrivedAtMillis = committedAtMillis;
+      long waitNanos = 0;
+      if (m.delivery() instanceof ArrivedDelivery d) {
+        arrivedAtMillis = d.arrivedAtMillis();
+        waitNanos = Math.max(0, attemptStart - d.arrivedNanos());
+      }
+      metrics
+          .timings()
+          .messageCommitted(
+              m.batch().size(),
+              m.batch().publishedAtMillis(),
+              arrivedAtMillis,
+              waitNanos,
+              r.applyNanos(),
+              r.commitNanos(),
+              committedAtMillis);
     }
   }
 

@@ -51,14 +51,18 @@ public final class BatchWriter {
    * Applies {@code batch} and commits, or rolls back and throws: nothing of a failed batch stays.
    */
   public WriteResult write(Aggregate batch) throws SQLException {
+    long start = System.nanoTime();
     try (Connection c = dataSource.getConnection()) {
       c.setAutoCommit(false);
       try {
         int albums = insertAlbums(c, batch.albums());
         List<AlbumDelta> deltas = batch.deltasFor(recordReviews(c, batch.reviewEventIds()));
         int reviews = addToCounters(c, deltas);
+        long commitStart = System.nanoTime();
         c.commit();
-        return new WriteResult(batch.messageCount(), albums, reviews);
+        long end = System.nanoTime();
+        return new WriteResult(
+            batch.messageCount(), albums, reviews, commitStart - start, end - commitStart);
       } catch (SQLException | RuntimeException e) {
         rollback(c, e);
         throw e;

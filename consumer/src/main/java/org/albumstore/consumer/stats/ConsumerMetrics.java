@@ -4,7 +4,11 @@ import java.util.concurrent.atomic.LongAdder;
 import org.albumstore.consumer.ConsumerCounters;
 import org.albumstore.consumer.sql.WriteResult;
 
-/** The consumer's running totals; updated by every worker, contention-free (LongAdder). */
+/**
+ * The consumer's running totals; updated by every worker, contention-free (LongAdder). Timings go
+ * on to a {@link WriteTimings} (the Micrometer meters), which keeps this class free of any metrics
+ * library.
+ */
 public final class ConsumerMetrics {
   private final LongAdder messages = new LongAdder();
   private final LongAdder reviews = new LongAdder();
@@ -12,12 +16,27 @@ public final class ConsumerMetrics {
   private final LongAdder transactions = new LongAdder();
   private final LongAdder deadLettered = new LongAdder();
   private final LongAdder redelivered = new LongAdder();
+  private final WriteTimings timings;
+
+  public ConsumerMetrics() {
+    this(WriteTimings.NONE);
+  }
+
+  public ConsumerMetrics(WriteTimings timings) {
+    this.timings = timings;
+  }
+
+  /** Where the workers report the timings of committed messages. */
+  public WriteTimings timings() {
+    return timings;
+  }
 
   public void committed(WriteResult r) {
     messages.add(r.messages());
     reviews.add(r.reviewsApplied());
     albums.add(r.albumsInserted());
     transactions.increment();
+    timings.batchCommitted(r.messages(), r.applyNanos(), r.commitNanos());
   }
 
   public void deadLettered() {

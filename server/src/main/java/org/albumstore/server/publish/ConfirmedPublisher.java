@@ -8,6 +8,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 import org.albumstore.common.event.NewAlbum;
 import org.albumstore.common.event.Review;
@@ -32,10 +33,18 @@ public final class ConfirmedPublisher implements AutoCloseable {
   private final List<Thread> threads = new ArrayList<>();
   private final AtomicBoolean shedding = new AtomicBoolean();
   private final LongAdder shed = new LongAdder();
+  private final AtomicInteger channelsInUse = new AtomicInteger();
   private volatile boolean accepting = true;
   private volatile boolean stopping;
 
   public ConfirmedPublisher(BrokerConnector broker, ServerSettings s) {
+    this(broker, s, PublishObserver.NONE);
+  }
+
+  /**
+   * @param observer told about every confirmed message and write (the server's metrics)
+   */
+  public ConfirmedPublisher(BrokerConnector broker, ServerSettings s, PublishObserver observer) {
     this.queue = new LinkedBlockingQueue<>(s.publishQueueMax());
     for (int i = 0; i < s.publishChannels(); i++) {
       String name = "albumstore-publisher-" + i;
@@ -46,7 +55,8 @@ public final class ConfirmedPublisher implements AutoCloseable {
               broker,
               new BatchGrouper(s.publishBatchMax(), s.publishBatchBytes()),
               s.confirmTimeoutMs(),
-              this);
+              this,
+              observer);
       Thread t = new Thread(worker, name);
       t.setDaemon(true); // close() stops them; daemon only so a forgotten close cannot hang a JVM
       threads.add(t);
@@ -84,6 +94,24 @@ public final class ConfirmedPublisher implements AutoCloseable {
   /** Writes waiting for a publisher thread. */
   public int queued() {
     return queue.size();
+  }
+
+  /** Publisher threads, i.e. the size of the channel pool. */
+  public int channels() {
+    return threads.size();
+  }
+
+  /** Publisher threads busy with a group: publishing it, awaiting its confirm, answering it. */
+  public int channelsInUse() {
+    return channelsInUse.get();
+  }
+
+  void channelTaken() {
+    channelsInUse.incrementAndGet();
+  }
+
+  void channelReleased() {
+    channelsInUse.decrementAndGet();
   }
 
   boolean isStopping() {

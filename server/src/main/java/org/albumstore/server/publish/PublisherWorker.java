@@ -52,6 +52,7 @@ final class PublisherWorker implements Runnable {
   private final int confirmTimeoutMs;
   private final long maxWaitNanos;
   private final ConfirmedPublisher owner;
+  private final PublishObserver observer;
   private final Set<String> returnedIds = ConcurrentHashMap.newKeySet();
 
   private Channel channel;
@@ -65,7 +66,8 @@ final class PublisherWorker implements Runnable {
       BrokerConnector broker,
       BatchGrouper grouper,
       int confirmTimeoutMs,
-      ConfirmedPublisher owner) {
+      ConfirmedPublisher owner,
+      PublishObserver observer) {
     this.name = name;
     this.queue = queue;
     this.broker = broker;
@@ -73,6 +75,7 @@ final class PublisherWorker implements Runnable {
     this.confirmTimeoutMs = confirmTimeoutMs;
     this.maxWaitNanos = TimeUnit.MILLISECONDS.toNanos(confirmTimeoutMs);
     this.owner = owner;
+    this.observer = observer;
   }
 
   @Override
@@ -90,6 +93,7 @@ final class PublisherWorker implements Runnable {
           }
         }
         List<PendingWrite> group = grouper.group(first, queue::poll);
+        owner.channelTaken();
         try {
           publish(group);
         } catch (RuntimeException e) {
@@ -98,6 +102,8 @@ final class PublisherWorker implements Runnable {
           log.error("{}: publishing {} writes failed unexpectedly", name, group.size(), e);
           rejectAll(group, Rejections.NOT_CONFIRMED, e);
           discardChannel();
+        } finally {
+          owner.channelReleased();
         }
       }
     } catch (InterruptedException e) {
@@ -133,9 +139,11 @@ final class PublisherWorker implements Runnable {
     AMQP.BasicProperties props = EventCodec.properties(batch);
     byte[] body = EventCodec.encode(batch);
     returnedIds.clear();
+    long confirmedNanos;
     try {
       ch.basicPublish(broker.settings().exchange(), Topology.ROUTING_KEY, true, props, body);
       ch.waitForConfirmsOrDie(confirmTimeoutMs);
+      confirmedNanos = System.nanoTime();
     } catch (InterruptedException e) {
       rejectAll(live, Rejections.SHUTTING_DOWN, null);
       throw e;
@@ -155,8 +163,10 @@ final class PublisherWorker implements Runnable {
       log.info("{}: publishing confirmed again after {} failed messages", name, failedMessages);
       failedMessages = 0;
     }
+    observer.messageConfirmed(live.size(), now, confirmedNanos);
     for (PendingWrite w : live) {
-      w.confirmed();
+      w.confirmed(); // runs the callback that answers the request, on this thread
+      observer.writeAnswered(w, now, confirmedNanos, System.nanoTime());
     }
   }
 

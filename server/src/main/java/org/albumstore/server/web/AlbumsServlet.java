@@ -7,6 +7,7 @@ import java.util.Optional;
 import org.albumstore.common.event.AlbumProfile;
 import org.albumstore.common.event.Identifiers;
 import org.albumstore.common.event.NewAlbum;
+import org.albumstore.server.metrics.RequestClock;
 import org.albumstore.server.publish.ConfirmedPublisher;
 import org.albumstore.server.read.AlbumReads;
 import org.albumstore.server.read.ReadFailedException;
@@ -49,6 +50,7 @@ public final class AlbumsServlet extends ApiServlet {
     AlbumUpload upload = AlbumUpload.read(req, maxImageBytes);
     String albumId = key != null ? Identifiers.albumIdForKey(key) : Identifiers.newAlbumId();
     String imageSize = Integer.toString(upload.image().length);
+    RequestClock.markValidated(req);
     AsyncWrite.answerWhenDone(
         req,
         resp,

@@ -8,6 +8,7 @@ import java.util.UUID;
 import org.albumstore.common.event.Identifiers;
 import org.albumstore.common.event.Review;
 import org.albumstore.common.event.Vote;
+import org.albumstore.server.metrics.RequestClock;
 import org.albumstore.server.publish.ConfirmedPublisher;
 import org.albumstore.server.publish.RandomUuids;
 import org.albumstore.server.read.AlbumReads;
@@ -49,6 +50,7 @@ public final class ReviewServlet extends ApiServlet {
     String albumId = RequestChecks.albumId(rawId);
     String key = RequestChecks.idempotencyKey(req);
     UUID eventId = key != null ? Identifiers.reviewEventIdForKey(key) : RandomUuids.next();
+    RequestClock.markValidated(req);
     AsyncWrite.answerWhenDone(
         req,
         resp,

@@ -1,0 +1,132 @@
+package org.albumstore.client.tiers;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * Builds the {@link TierTable} from the client's own figures and the metrics' differences.
+ *
+ * <p>The arithmetic, and why it is honest: the server measures a write's servlet time (filter in →
+ * response completed) and, inside it, four stages that follow each other without gaps (validate,
+ * channel wait, confirm, respond). What the client sees on top of the servlet time, the network,
+ * Tomcat's accept and parse, the client library, cannot be measured from either side alone, so it
+ * is shown as its own derived row, client mean − servlet mean; and the little of the servlet time
+ * that no stage covers (handing the completed response back to Tomcat) as another. The request
+ * path's means therefore add up to the client mean by construction; what tells whether the stages
+ * explain the time is how small the derived rows are.
+ *
+ * <p>After the response, the consumer's stages (queue, batch wait, apply, commit) are measured per
+ * write and add up to its time to visibility, which is also measured on its own: their sum is
+ * checked against it.
+ */
+public final class TierCalculator {
+  private static final String[][] SERVER_ROWS = {
+    {"validate", "server", "read and validate the request"},
+    {"channel_wait", "server", "wait for a publisher channel"},
+    {"confirm", "broker", "publish -> confirm"},
+    {"respond", "server", "confirm -> response handed to Tomcat"},
+  };
+  private static final String[][] CONSUMER_ROWS = {
+    {"queue", "broker", "publish -> delivered to the consumer (in queue)"},
+    {"batch_wait", "consumer", "delivered -> transaction begins (batching)"},
+    {"apply", "database", "apply the batch (statements)"},
+    {"commit", "database", "explicit commit (0 if in the statement)"},
+  };
+
+  private TierCalculator() {}
+
+  public static TierTable table(
+      TierReadings r, double clientMeanMs, Double clientP99Ms, long clientCount) {
+    List<String> notes = new ArrayList<>(r.notes());
+    Double servlet = r.servlet() == null ? null : r.servlet().meanMs();
+    Long servletCount = r.servlet() == null ? null : (long) r.servlet().count();
+
+    List<TierTable.Row> path = new ArrayList<>();
+    path.add(
+        derived(
+            "network",
+            "client <-> servlet (network, Tomcat, client)",
+            servlet == null ? null : clientMeanMs - servlet));
+    Double stages = 0.0;
+    for (String[] s : SERVER_ROWS) {
+      TierTable.Row row = measured(s[1], s[2], r.serverStages().get(s[0]));
+      path.add(row);
+      stages = add(stages, row.meanMs());
+    }
+    path.add(
+        derived(
+            "server",
+            "async completion (servlet - stages)",
+            servlet == null || stages == null ? null : servlet - stages));
+    Double pathSum = 0.0;
+    for (TierTable.Row row : path) {
+      pathSum = add(pathSum, row.meanMs());
+    }
+    if (servlet != null && servlet > clientMeanMs) {
+      notes.add(
+          "the servlet mean exceeds the client mean: the server also counted requests this run"
+              + " did not measure (another client, or answers to attempts the client gave up on)");
+    }
+
+    List<TierTable.Row> after = new ArrayList<>();
+    Double afterSum = 0.0;
+    for (String[] s : CONSUMER_ROWS) {
+      TierTable.Row row = measured(s[1], s[2], r.consumerStages().get(s[0]));
+      after.add(row);
+      afterSum = add(afterSum, row.meanMs());
+    }
+    TierTable.Row visibility =
+        measured("database", "publish -> visible (time to visibility)", r.visibility());
+
+    return new TierTable(
+        r.serverMetrics(),
+        r.consumerMetrics(),
+        clientMeanMs,
+        clientP99Ms,
+        clientCount,
+        servlet,
+        servletCount,
+        path,
+        pathSum,
+        after,
+        afterSum,
+        visibility,
+        largestShare(path, clientMeanMs),
+        notes);
+  }
+
+  /** The request-path row with the largest mean, and its share of the client mean. */
+  static String largestShare(List<TierTable.Row> path, double clientMeanMs) {
+    TierTable.Row largest = null;
+    for (TierTable.Row row : path) {
+      if (row.meanMs() != null && (largest == null || row.meanMs() > largest.meanMs())) {
+        largest = row;
+      }
+    }
+    if (largest == null || clientMeanMs <= 0 || path.stream().anyMatch(x -> x.meanMs() == null)) {
+      return null;
+    }
+    return String.format(
+        Locale.ROOT,
+        "%s (%.1f%% of the client mean)",
+        largest.label(),
+        100.0 * largest.meanMs() / clientMeanMs);
+  }
+
+  private static TierTable.Row measured(String tier, String stage, Histogram h) {
+    if (h == null || h.isEmpty()) {
+      return new TierTable.Row(tier, stage, null, null, h == null ? null : 0L, false);
+    }
+    return new TierTable.Row(tier, stage, h.meanMs(), h.quantileMs(0.99), (long) h.count(), false);
+  }
+
+  private static TierTable.Row derived(String tier, String stage, Double meanMs) {
+    return new TierTable.Row(tier, stage, meanMs, null, null, true);
+  }
+
+  /** Sum that turns null (unknown) as soon as one part is unknown. */
+  private static Double add(Double sum, Double part) {
+    return sum == null || part == null ? null : sum + part;
+  }
+}

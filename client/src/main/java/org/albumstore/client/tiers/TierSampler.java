@@ -1,0 +1,122 @@
+package org.albumstore.client.tiers;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Predicate;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Reads the server's and the consumer's metrics once when the measured load starts and once at the
+ * end, and keeps the difference: the time per tier of this run only, whatever the processes did
+ * before (warm-up, earlier runs). Another client loading the same server at the same time would
+ * still be counted in; the table shows the counts so that this can be seen.
+ *
+ * <p>An endpoint that does not answer at the start is not read again: its rows are n/a and a note
+ * says why, the run goes on.
+ */
+public final class TierSampler {
+  private static final Logger LOG = LoggerFactory.getLogger(TierSampler.class);
+  private static final String NONE = "none";
+
+  private final MetricsEndpoint server;
+  private final MetricsEndpoint consumer;
+  private final List<String> notes = new ArrayList<>();
+  private Scrape serverStart;
+  private Scrape consumerStart;
+
+  private TierSampler(String serverUrl, String consumerUrl) {
+    this.server = serverUrl == null ? null : new MetricsEndpoint(serverUrl);
+    this.consumer = consumerUrl == null ? null : new MetricsEndpoint(consumerUrl);
+  }
+
+  /**
+   * Takes the first scrapes now.
+   *
+   * @param serverUrl the server's metrics URL, or null to leave the server out
+   * @param consumerUrl the consumer's metrics URL, or null to leave the consumer out
+   */
+  public static TierSampler start(String serverUrl, String consumerUrl) {
+    TierSampler s = new TierSampler(serverUrl, consumerUrl);
+    s.serverStart = s.read(s.server, "server", MetricNames.SERVER_STAGE + "_count");
+    s.consumerStart = s.read(s.consumer, "consumer", MetricNames.CONSUMER_STAGE + "_count");
+    return s;
+  }
+
+  /** Takes the second scrapes now and returns the differences. */
+  public TierReadings finish() {
+    Scrape serverEnd =
+        serverStart == null ? null : read(server, "server", MetricNames.SERVER_STAGE + "_count");
+    Scrape consumerEnd =
+        consumerStart == null
+            ? null
+            : read(consumer, "consumer", MetricNames.CONSUMER_STAGE + "_count");
+    Histogram servlet = null;
+    Map<String, Histogram> serverStages = new HashMap<>();
+    if (serverEnd != null) {
+      servlet = delta(serverEnd, serverStart, MetricNames.HTTP_REQUESTS, TierSampler::isWrite200);
+      for (String stage : MetricNames.SERVER_STAGES) {
+        serverStages.put(stage, delta(serverEnd, serverStart, MetricNames.SERVER_STAGE, stage));
+      }
+    }
+    Histogram visibility = null;
+    Map<String, Histogram> consumerStages = new HashMap<>();
+    if (consumerEnd != null) {
+      for (String stage : MetricNames.CONSUMER_STAGES) {
+        consumerStages.put(
+            stage, delta(consumerEnd, consumerStart, MetricNames.CONSUMER_STAGE, stage));
+      }
+      visibility = delta(consumerEnd, consumerStart, MetricNames.VISIBILITY, l -> true);
+    }
+    return new TierReadings(
+        server == null ? NONE : server.url(),
+        consumer == null ? NONE : consumer.url(),
+        servlet,
+        serverStages,
+        consumerStages,
+        visibility,
+        notes);
+  }
+
+  static boolean isWrite200(Map<String, String> labels) {
+    return "POST".equals(labels.get("method"))
+        && "200".equals(labels.get("status"))
+        && MetricNames.WRITE_URIS.contains(labels.get("uri"));
+  }
+
+  private static Histogram delta(Scrape end, Scrape start, String base, String stage) {
+    return delta(end, start, base, l -> stage.equals(l.get("stage")));
+  }
+
+  private static Histogram delta(
+      Scrape end, Scrape start, String base, Predicate<Map<String, String>> labels) {
+    return end.histogram(base, labels).minus(start.histogram(base, labels));
+  }
+
+  /** A scrape, or null with a note (and one log line) when there is none or it lacks our names. */
+  private Scrape read(MetricsEndpoint endpoint, String side, String expected) {
+    if (endpoint == null) {
+      return null;
+    }
+    String problem;
+    try {
+      Scrape s = endpoint.scrape();
+      if (s.has(expected)) {
+        return s;
+      }
+      problem = "no " + expected + " in " + endpoint.url() + " (not an Album Store " + side + "?)";
+    } catch (IOException | IllegalArgumentException e) {
+      problem = endpoint.url() + ": " + e;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      problem = "interrupted while reading " + endpoint.url();
+    }
+    String note = side + " metrics n/a: " + problem;
+    LOG.warn("{}; the time-per-tier table will lack the {} rows", note, side);
+    notes.add(note);
+    return null;
+  }
+}

@@ -1,0 +1,67 @@
+package org.albumstore.client.tiers;
+
+import java.util.Locale;
+
+/** The {@link TierTable} as an HTML section for {@code report.html}. */
+public final class TierTableHtml {
+  private TierTableHtml() {}
+
+  public static String render(TierTable t) {
+    StringBuilder b = new StringBuilder(4096);
+    b.append("<h2>Time spent per tier</h2>\n");
+    b.append("<table><tr><th>write requests (ms)</th><th>mean</th><th>p99</th>");
+    b.append("<th>count</th></tr>\n");
+    row(
+        b,
+        "<b>client: whole request, as the client measured it</b>",
+        t.clientMeanMs(),
+        t.clientP99Ms(),
+        Long.toString(t.clientCount()));
+    for (TierTable.Row r : t.requestPath()) {
+      row(b, r);
+    }
+    row(b, "= sum of the request path", t.requestPathSumMs(), null, "");
+    b.append("<tr><th colspan=\"4\">after the response, per write from its publish</th></tr>\n");
+    for (TierTable.Row r : t.afterResponse()) {
+      row(b, r);
+    }
+    row(b, "= sum after publishing", t.afterResponseSumMs(), null, "");
+    row(b, t.visibility());
+    b.append("</table>\n<p>* derived: the difference of two measured means. ");
+    if (t.largestShare() != null) {
+      b.append("Largest share of a request: ").append(esc(t.largestShare())).append(". ");
+    }
+    b.append("Metrics: server ").append(esc(t.serverMetrics()));
+    b.append(", consumer ").append(esc(t.consumerMetrics())).append(".</p>\n");
+    if (!t.notes().isEmpty()) {
+      b.append("<ul>");
+      t.notes().forEach(n -> b.append("<li>").append(esc(n)).append("</li>"));
+      b.append("</ul>\n");
+    }
+    return b.toString();
+  }
+
+  private static void row(StringBuilder b, TierTable.Row r) {
+    row(
+        b,
+        esc(r.label()) + (r.derived() ? " *" : ""),
+        r.meanMs(),
+        r.derived() ? null : r.p99Ms(),
+        r.count() == null ? "-" : Long.toString(r.count()));
+  }
+
+  private static void row(StringBuilder b, String labelHtml, Double mean, Double p99, String n) {
+    b.append("<tr><td>").append(labelHtml).append("</td><td>").append(ms(mean));
+    b.append("</td><td>").append(ms(p99)).append("</td><td>").append(n).append("</td></tr>\n");
+  }
+
+  private static String ms(Double v) {
+    return v == null ? "-" : String.format(Locale.ROOT, "%.3f", v);
+  }
+
+  private static String esc(String s) {
+    return s == null
+        ? ""
+        : s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("\"", "&quot;");
+  }
+}

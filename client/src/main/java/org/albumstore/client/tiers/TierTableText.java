@@ -1,0 +1,92 @@
+package org.albumstore.client.tiers;
+
+import java.util.Locale;
+
+/**
+ * The console form of the {@link TierTable}. Its first line starts with {@code time spent per
+ * tier}, a stable prefix scripts may grep for, like the rest of the report.
+ */
+public final class TierTableText {
+  private static final String ROW = "  %-66s %10s %10s %9s%n";
+
+  private TierTableText() {}
+
+  public static String render(TierTable t) {
+    StringBuilder b = new StringBuilder();
+    b.append(
+        f("%-68s %10s %10s %9s%n", "time spent per tier (writes, ms)", "mean", "p99", "count"));
+    b.append(
+        f(
+            ROW,
+            "client: whole request, as the client measured it",
+            ms(t.clientMeanMs()),
+            ms(t.clientP99Ms()),
+            Long.toString(t.clientCount())));
+    for (TierTable.Row r : t.requestPath()) {
+      row(b, r);
+    }
+    b.append(
+        f(
+            ROW,
+            "= sum of the request path"
+                + (t.requestPathSumMs() == null || t.clientMeanMs() <= 0
+                    ? ""
+                    : f(
+                        " (%.1f%% of the client mean)",
+                        100 * t.requestPathSumMs() / t.clientMeanMs())),
+            ms(t.requestPathSumMs()),
+            "",
+            ""));
+    b.append("  after the response, per write from its publish:\n");
+    for (TierTable.Row r : t.afterResponse()) {
+      row(b, r);
+    }
+    Double visible = t.visibility().meanMs();
+    b.append(
+        f(
+            ROW,
+            "= sum after publishing"
+                + (t.afterResponseSumMs() == null || visible == null || visible <= 0
+                    ? ""
+                    : f(
+                        " (%.1f%% of the time to visibility)",
+                        100 * t.afterResponseSumMs() / visible)),
+            ms(t.afterResponseSumMs()),
+            "",
+            ""));
+    row(b, t.visibility());
+    b.append("  * derived: the difference of two measured means, not measured itself\n");
+    if (t.servletMeanMs() != null && t.clientMeanMs() > 0) {
+      b.append(
+          f(
+              "servlet time of a write: %.3f ms mean over %d requests, %.1f%% of the client mean%n",
+              t.servletMeanMs(), t.servletCount(), 100 * t.servletMeanMs() / t.clientMeanMs()));
+    }
+    if (t.largestShare() != null) {
+      b.append(f("largest share of a request: %s%n", t.largestShare()));
+    }
+    b.append(f("tier metrics: server %s, consumer %s%n", t.serverMetrics(), t.consumerMetrics()));
+    for (String note : t.notes()) {
+      b.append(f("  note: %s%n", note));
+    }
+    return b.toString();
+  }
+
+  private static void row(StringBuilder b, TierTable.Row r) {
+    b.append(
+        f(
+            ROW,
+            r.label() + (r.derived() ? " *" : ""),
+            ms(r.meanMs()),
+            r.derived() ? "-" : ms(r.p99Ms()),
+            r.count() == null ? "-" : Long.toString(r.count())));
+  }
+
+  static String ms(Double v) {
+    return v == null ? "n/a" : f("%.3f", v);
+  }
+
+  private static String f(String format, Object... args) {
+    return String.format(Locale.ROOT, format, args);
+  }
+}

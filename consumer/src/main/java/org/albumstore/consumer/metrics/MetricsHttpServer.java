@@ -1,0 +1,110 @@
+package org.albumstore.consumer.metrics;
+
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * {@code GET /metrics} on a port of its own, with the JDK's built-in HTTP server: the consumer has
+ * no web container, and a scrape every few seconds needs nothing more (no new dependency). One
+ * thread answers; a scrape takes milliseconds.
+ */
+public final class MetricsHttpServer implements AutoCloseable {
+  public static final String PATH = "/metrics";
+  static final String CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8";
+  private static final Logger LOG = LoggerFactory.getLogger(MetricsHttpServer.class);
+
+  private final HttpServer server;
+  private final ExecutorService executor;
+
+  private MetricsHttpServer(HttpServer server, ExecutorService executor) {
+    this.server = server;
+    this.executor = executor;
+  }
+
+  /**
+   * Listens on {@code bindAddress:port} (port 0: a free one) and serves {@code scrape()}.
+   *
+   * @throws IOException if the address cannot be bound (port taken, unknown address)
+   */
+  public static MetricsHttpServer start(String bindAddress, int port, Supplier<String> scrape)
+      throws IOException {
+    HttpServer server = HttpServer.create(new InetSocketAddress(bindAddress, port), 16);
+    ExecutorService executor =
+        Executors.newSingleThreadExecutor(
+            r -> {
+              Thread t = new Thread(r, "albumstore-consumer-metrics-http");
+              t.setDaemon(true); // close() stops it; daemon so a forgotten close cannot hang a JVM
+              return t;
+            });
+    server.setExecutor(executor);
+    server.createContext("/", exchange -> answer(exchange, scrape));
+    server.start();
+    return new MetricsHttpServer(server, executor);
+  }
+
+  private static void answer(HttpExchange exchange, Supplier<String> scrape) throws IOException {
+    try {
+      String method = exchange.getRequestMethod();
+      if (!PATH.equals(exchange.getRequestURI().getPath())) {
+        send(exchange, 404, "text/plain; charset=utf-8", "not found; try " + PATH + "\n", method);
+      } else if (!"GET".equals(method) && !"HEAD".equals(method)) {
+        exchange.getResponseHeaders().set("Allow", "GET, HEAD");
+        send(exchange, 405, "text/plain; charset=utf-8", "use GET\n", method);
+      } else {
+        send(exchange, 200, CONTENT_TYPE, scrape.get(), method);
+      }
+    } catch (IOException e) {
+      LOG.debug("metrics request failed: {}", e.toString()); // the scraper went away
+    } catch (RuntimeException e) {
+      LOG.warn("metrics scrape failed", e);
+      exchange.sendResponseHeaders(500, -1);
+    } finally {
+      exchange.close();
+    }
+  }
+
+  private static void send(
+      HttpExchange exchange, int status, String contentType, String body, String method)
+      throws IOException {
+    byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+    exchange.getResponseHeaders().set("Content-Type", contentType);
+    if ("HEAD".equals(method)) {
+      exchange.sendResponseHeaders(status, -1);
+      return;
+    }
+    exchange.sendResponseHeaders(status, bytes.length);
+    try (OutputStream out = exchange.getResponseBody()) {
+      out.write(bytes);
+    }
+  }
+
+  /** The port listened on (the chosen one when started with port 0). */
+  public int port() {
+    return server.getAddress().getPort();
+  }
+
+  /** Stops listening, waits at most a second for a scrape in progress, then stops the thread. */
+  @Override
+  public void close() {
+    server.stop(1);
+    executor.shutdown();
+    try {
+      if (!executor.awaitTermination(2, TimeUnit.SECONDS)) {
+        executor.shutdownNow();
+      }
+    } catch (InterruptedException e) {
+      executor.shutdownNow();
+      Thread.currentThread().interrupt();
+    }
+  }
+}

@@ -1,0 +1,40 @@
+package org.albumstore.consumer.metrics;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.Map;
+import org.albumstore.common.config.Env;
+import org.junit.jupiter.api.Test;
+
+class MetricsSettingsTest {
+  @Test
+  void defaultsAreLocalhostPort9091() {
+    MetricsSettings s = MetricsSettings.from(Env.of(Map.of()));
+    assertThat(s).isEqualTo(new MetricsSettings(9091, "127.0.0.1"));
+    assertThat(s.enabled()).isTrue();
+  }
+
+  @Test
+  void minusOneTurnsTheEndpointOffAndZeroPicksAFreePort() {
+    assertThat(MetricsSettings.from(Env.of(Map.of(MetricsSettings.PORT, "-1"))).enabled())
+        .isFalse();
+    MetricsSettings any =
+        MetricsSettings.from(
+            Env.of(Map.of(MetricsSettings.PORT, "0", MetricsSettings.BIND, "0.0.0.0")));
+    assertThat(any.enabled()).isTrue();
+    assertThat(any.port()).isZero();
+    assertThat(any.bindAddress()).isEqualTo("0.0.0.0");
+    assertThat(MetricsSettings.OFF.enabled()).isFalse();
+  }
+
+  @Test
+  void impossiblePortsAreRefusedNamingTheSetting() {
+    assertThatThrownBy(() -> MetricsSettings.from(Env.of(Map.of(MetricsSettings.PORT, "70000"))))
+        .hasMessageContaining(MetricsSettings.PORT);
+    assertThatThrownBy(() -> new MetricsSettings(-2, "127.0.0.1"))
+        .hasMessageContaining(MetricsSettings.PORT);
+    assertThatThrownBy(() -> new MetricsSettings(9091, " "))
+        .hasMessageContaining(MetricsSettings.BIND);
+  }
+}

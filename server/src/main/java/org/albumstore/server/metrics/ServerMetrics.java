@@ -1,0 +1,111 @@
+package org.albumstore.server.metrics;
+
+import com.zaxxer.hikari.HikariDataSource;
+import com.zaxxer.hikari.metrics.micrometer.MicrometerMetricsTrackerFactory;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import jakarta.servlet.DispatcherType;
+import jakarta.servlet.FilterRegistration;
+import jakarta.servlet.ServletContext;
+import jakarta.servlet.ServletRegistration;
+import java.util.EnumSet;
+import org.albumstore.server.publish.ConfirmedPublisher;
+import org.albumstore.server.publish.PublishObserver;
+
+/**
+ * The server's meters, in one Prometheus registry of its own (never Micrometer's global one, so
+ * that two servers in one JVM, or a redeployed WAR, do not mix their figures), served at {@code GET
+ * /metrics}:
+ *
+ * <ul>
+ *   <li>{@code http_server_requests_seconds{method,uri,status}}: every request ({@link
+ *       HttpTimers});
+ *   <li>{@code albumstore_write_stage_seconds{stage}}, {@code albumstore_publish_confirm_seconds},
+ *       {@code albumstore_publish_batch_writes}: where a write spends its time ({@link
+ *       WriteStages});
+ *   <li>{@code albumstore_publish_channels}, {@code albumstore_publish_channels_in_use}, {@code
+ *       albumstore_publish_waiters}: the channel pool;
+ *   <li>{@code hikaricp_connections_*{pool="albumstore-server-reads"}}: the read pool (HikariCP's
+ *       own Micrometer tracker);
+ *   <li>{@code jvm_*}, {@code process_*}, {@code system_*}: the JVM basics.
+ * </ul>
+ */
+public final class ServerMetrics implements AutoCloseable {
+  static final String CHANNELS = "albumstore.publish.channels";
+  static final String CHANNELS_IN_USE = "albumstore.publish.channels.in.use";
+  static final String WAITERS = "albumstore.publish.waiters";
+
+  private final PrometheusMeterRegistry registry =
+      new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+  private final JvmGcMetrics gc;
+  private final HttpTimers http;
+  private final WriteStages stages;
+
+  public ServerMetrics() {
+    gc = JvmMeters.bind(registry);
+    http = new HttpTimers(registry);
+    stages = new WriteStages(registry);
+  }
+
+  /** What the publisher reports confirmed writes to. */
+  public PublishObserver publishObserver() {
+    return stages;
+  }
+
+  /** Adds HikariCP's pool metrics (connections active, idle, pending, acquire time, ...). */
+  public void bindPool(HikariDataSource pool) {
+    pool.setMetricsTrackerFactory(new MicrometerMetricsTrackerFactory(registry));
+  }
+
+  /** Adds the channel pool's gauges: size, in use, and writes waiting for a channel. */
+  public void bindPublisher(ConfirmedPublisher publisher) {
+    Gauge.builder(CHANNELS, publisher, ConfirmedPublisher::channels)
+        .description("Publisher threads, each owning one confirm-mode channel")
+        .register(registry);
+    Gauge.builder(CHANNELS_IN_USE, publisher, ConfirmedPublisher::channelsInUse)
+        .description("Publisher channels busy with a message (publish, confirm, answer)")
+        .register(registry);
+    Gauge.builder(WAITERS, publisher, ConfirmedPublisher::queued)
+        .description("Writes waiting for a publisher channel")
+        .register(registry);
+  }
+
+  /**
+   * Registers the timing filter on every request and the {@code /metrics} servlet.
+   *
+   * @throws IllegalStateException if {@code /metrics} is already mapped
+   */
+  public void register(ServletContext sc) {
+    FilterRegistration.Dynamic filter =
+        sc.addFilter("metrics-timing", new RequestMetricsFilter(http, stages));
+    filter.setAsyncSupported(true);
+    // REQUEST only: an error-page dispatch is part of the request already being timed.
+    filter.addMappingForUrlPatterns(EnumSet.of(DispatcherType.REQUEST), false, "/*");
+
+    ServletRegistration.Dynamic servlet =
+        sc.addServlet(MetricsServlet.NAME, new MetricsServlet(registry::scrape));
+    var conflicts = servlet.addMapping(MetricsServlet.PATH);
+    if (!conflicts.isEmpty()) {
+      throw new IllegalStateException("cannot map the metrics servlet: " + conflicts);
+    }
+  }
+
+  public MeterRegistry registry() {
+    return registry;
+  }
+
+  /** The current figures in the Prometheus text format. */
+  public String scrape() {
+    return registry.scrape();
+  }
+
+  /** Unhooks the GC listeners and closes the registry; after the pool and the publisher. */
+  @Override
+  public void close() {
+    gc.close();
+    registry.close();
+  }
+}

@@ -1,0 +1,90 @@
+package org.albumstore.server.metrics;
+
+import io.micrometer.core.instrument.DistributionSummary;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import org.albumstore.server.publish.PendingWrite;
+import org.albumstore.server.publish.PublishObserver;
+
+/**
+ * Where a confirmed write spends its time inside the server, as {@code
+ * albumstore_write_stage_seconds{stage}}, one sample per write and stage, so that the stages' means
+ * add up to the servlet's time of a successful write:
+ *
+ * <ol>
+ *   <li>{@code validate}: servlet in → handed to the publisher (reading the body, parsing,
+ *       validating);
+ *   <li>{@code channel_wait}: waiting in the publish queue for a publisher thread and its channel
+ *       (the channel pool's "borrow" time);
+ *   <li>{@code confirm}: the group starts → the broker's confirm (encode, publish, wait);
+ *   <li>{@code respond}: confirm → this write's response handed to Tomcat (the writes of one
+ *       message are answered in turn, so this grows with the group).
+ * </ol>
+ *
+ * <p>Per broker message: {@code albumstore_publish_confirm_seconds} (group start → confirm) and
+ * {@code albumstore_publish_batch_writes} (writes per message, i.e. the group-commit factor).
+ */
+final class WriteStages implements PublishObserver {
+  static final String STAGE = "albumstore.write.stage";
+  static final String CONFIRM = "albumstore.publish.confirm";
+  static final String BATCH_WRITES = "albumstore.publish.batch.writes";
+
+  private final Timer validate;
+  private final Timer channelWait;
+  private final Timer confirm;
+  private final Timer respond;
+  private final Timer messageConfirm;
+  private final DistributionSummary batchWrites;
+
+  WriteStages(MeterRegistry registry) {
+    validate = stage(registry, "validate", "servlet in -> handed to the publisher");
+    channelWait = stage(registry, "channel_wait", "waiting for a publisher channel");
+    confirm = stage(registry, "confirm", "group start -> broker confirm");
+    respond = stage(registry, "respond", "confirm -> response handed to Tomcat");
+    messageConfirm =
+        histogram(Timer.builder(CONFIRM))
+            .description("Per broker message: group start -> publisher confirm")
+            .register(registry);
+    batchWrites =
+        DistributionSummary.builder(BATCH_WRITES)
+            .description("Writes per broker message (group commit)")
+            .publishPercentileHistogram()
+            .minimumExpectedValue(1.0)
+            .maximumExpectedValue(10_000.0)
+            .register(registry);
+  }
+
+  private static Timer stage(MeterRegistry registry, String stage, String what) {
+    return histogram(Timer.builder(STAGE))
+        .description("Per confirmed write, time in one stage of the server: " + what)
+        .tag("stage", stage)
+        .register(registry);
+  }
+
+  /** Sub-millisecond stages need buckets below Micrometer's default 1 ms floor. */
+  private static Timer.Builder histogram(Timer.Builder b) {
+    return b.publishPercentileHistogram()
+        .minimumExpectedValue(Duration.ofNanos(20_000))
+        .maximumExpectedValue(Duration.ofSeconds(30));
+  }
+
+  void validated(long nanos) {
+    validate.record(nanos, TimeUnit.NANOSECONDS);
+  }
+
+  @Override
+  public void messageConfirmed(int writes, long startNanos, long confirmedNanos) {
+    messageConfirm.record(confirmedNanos - startNanos, TimeUnit.NANOSECONDS);
+    batchWrites.record(writes);
+  }
+
+  @Override
+  public void writeAnswered(
+      PendingWrite write, long startNanos, long confirmedNanos, long answeredNanos) {
+    channelWait.record(startNanos - write.enqueuedNanos(), TimeUnit.NANOSECONDS);
+    confirm.record(confirmedNanos - startNanos, TimeUnit.NANOSECONDS);
+    respond.record(answeredNanos - confirmedNanos, TimeUnit.NANOSECONDS);
+  }
+}

@@ -1,0 +1,26 @@
+package org.albumstore.server.publish;
+
+/**
+ * What the publisher reports about confirmed writes, for the server's metrics: times only, taken
+ * with {@link System#nanoTime()} on the publisher thread. Called on the hot path, once per broker
+ * message and once per write, so implementations must be cheap and must not block or throw.
+ *
+ * <p>A write's life on the publisher side: enqueued ({@link PendingWrite#enqueuedNanos()}) → its
+ * group starts ({@code startNanos}: a publisher thread, i.e. a channel, took it) → the broker's
+ * confirm arrived ({@code confirmedNanos}) → its future completed and the callbacks that answer the
+ * request returned ({@code answeredNanos}). Only confirmed writes are reported.
+ */
+public interface PublishObserver {
+  /** Reports nothing. */
+  PublishObserver NONE = new PublishObserver() {};
+
+  /** One broker message carrying {@code writes} writes was confirmed. */
+  default void messageConfirmed(int writes, long startNanos, long confirmedNanos) {}
+
+  /**
+   * One write of a confirmed message was answered. The writes of a message are answered one after
+   * the other on the publisher thread, so a late write's answer includes the earlier ones'.
+   */
+  default void writeAnswered(
+      PendingWrite write, long startNanos, long confirmedNanos, long answeredNanos) {}
+}

@@ -1,0 +1,150 @@
+package org.albumstore.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.fail;
+
+import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
+import java.util.Map;
+import org.albumstore.common.config.AmqpSettings;
+import org.albumstore.common.config.Env;
+import org.albumstore.common.config.Keys;
+import org.albumstore.common.testing.TestServices;
+import org.albumstore.server.metrics.Scrapes;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@code GET /metrics} on the real server, broker and database: the names the load client and
+ * dashboards rely on are there, and the counters move with real requests, under the right endpoint
+ * and status.
+ */
+class MetricsIT {
+  private static final String REQUESTS = "http_server_requests_seconds_count";
+  private static final String STAGE = "albumstore_write_stage_seconds_count";
+  private static final String VOTE = "/review/{likeornot}/{albumID}";
+  private static final byte[] IMAGE = "\u0089PNG metrics".getBytes(StandardCharsets.ISO_8859_1);
+
+  private AmqpSettings amqp;
+  private AlbumStoreServer server;
+  private Api api;
+
+  @BeforeEach
+  void start() {
+    amqp = TestServices.amqp("server.metrics");
+    Map<String, String> env = new HashMap<>(TestServices.overrides(amqp, TestServices.database()));
+    env.put(Keys.HTTP_PORT, "0");
+    server = AlbumStoreServer.start(Env.system().withOverrides(env));
+    api = new Api(server.baseUrl());
+  }
+
+  @AfterEach
+  void stop() throws Exception {
+    if (server != null) {
+      server.close();
+    }
+    TestServices.deleteTopology(amqp);
+  }
+
+  @Test
+  void metricsAreServedInThePrometheusTextFormatWithTheDocumentedNames() throws Exception {
+    Api.Reply r = api.get("/metrics");
+
+    assertThat(r.status()).isEqualTo(200);
+    assertThat(r.header("Content-Type")).startsWith("text/plain").contains("version=0.0.4");
+    String text = r.body();
+    for (String name :
+        new String[] {
+          "albumstore_write_stage_seconds_bucket",
+          "albumstore_write_stage_seconds_sum",
+          "albumstore_publish_confirm_seconds_count",
+          "albumstore_publish_batch_writes_count",
+          "albumstore_publish_channels",
+          "albumstore_publish_channels_in_use",
+          "albumstore_publish_waiters",
+          "hikaricp_connections_active",
+          "hikaricp_connections_pending",
+          "hikaricp_connections_acquire_seconds_count",
+          "jvm_memory_used_bytes",
+          "jvm_threads_live_threads",
+          "process_cpu_usage",
+          "process_uptime_seconds"
+        }) {
+      assertThat(Scrapes.has(text, name)).as(name).isTrue();
+    }
+    for (String stage : new String[] {"validate", "channel_wait", "confirm", "respond"}) {
+      assertThat(Scrapes.sum(text, STAGE, Map.of("stage", stage))).as(stage).isZero();
+    }
+    assertThat(Scrapes.sum(text, "albumstore_publish_channels", Map.of()))
+        .isEqualTo(ServerSettings.DEFAULT_PUBLISH_CHANNELS);
+    assertThat(
+            Scrapes.sum(
+                text, "hikaricp_connections_max", Map.of("pool", "albumstore-server-reads")))
+        .isEqualTo(ServerSettings.DEFAULT_DB_POOL_SIZE);
+  }
+
+  @Test
+  void requestCountersAndWriteStagesMoveWithRealTrafficUnderTheRightEndpointAndStatus()
+      throws Exception {
+    String profile = Multipart.jsonProfile("Metrics", "Moving Counters", "2025");
+    String albumId = null;
+    for (int i = 0; i < 3; i++) {
+      Api.Reply r = api.postAlbum(Multipart.album(IMAGE, profile), Map.of());
+      assertThat(r.status()).isEqualTo(200);
+      albumId = r.json().get("albumID");
+    }
+    for (int i = 0; i < 5; i++) {
+      assertThat(api.post("/review/like/" + albumId).status()).isEqualTo(200);
+    }
+    assertThat(api.post("/review/maybe/" + albumId).status()).isEqualTo(400);
+    assertThat(api.get("/no/such/path").status()).isEqualTo(404);
+
+    // A write's request is counted when Tomcat completes it, a moment after the client has the
+    // answer: poll, bounded.
+    String text = awaitCount(Map.of("uri", VOTE, "method", "POST", "status", "200"), 5);
+    assertThat(count(text, Map.of("uri", "/albums", "method", "POST", "status", "200")))
+        .isEqualTo(3);
+    assertThat(count(text, Map.of("uri", VOTE, "status", "400"))).isEqualTo(1);
+    assertThat(count(text, Map.of("uri", "UNKNOWN", "status", "404"))).isEqualTo(1);
+    assertThat(count(text, Map.of("uri", "/albums", "status", "503"))).isZero();
+
+    // Every one of the 8 confirmed writes went through each stage exactly once.
+    for (String stage : new String[] {"validate", "channel_wait", "confirm", "respond"}) {
+      assertThat(Scrapes.sum(text, STAGE, Map.of("stage", stage))).as(stage).isEqualTo(8);
+      assertThat(Scrapes.sum(text, "albumstore_write_stage_seconds_sum", Map.of("stage", stage)))
+          .as(stage)
+          .isPositive();
+    }
+    double messages = Scrapes.sum(text, "albumstore_publish_confirm_seconds_count", Map.of());
+    assertThat(messages).isBetween(1.0, 8.0);
+    assertThat(Scrapes.sum(text, "albumstore_publish_batch_writes_sum", Map.of())).isEqualTo(8);
+    assertThat(Scrapes.sum(text, "albumstore_publish_channels_in_use", Map.of())).isZero();
+    assertThat(Scrapes.sum(text, "albumstore_publish_waiters", Map.of())).isZero();
+    // The +Inf bucket of a histogram holds every sample.
+    assertThat(
+            Scrapes.sum(
+                text,
+                "albumstore_write_stage_seconds_bucket",
+                Map.of("stage", "confirm", "le", "+Inf")))
+        .isEqualTo(8);
+  }
+
+  private static double count(String text, Map<String, String> labels) {
+    return Scrapes.sum(text, REQUESTS, labels);
+  }
+
+  private String awaitCount(Map<String, String> labels, double expected) throws Exception {
+    long deadline = System.nanoTime() + 10_000_000_000L;
+    while (true) {
+      String text = api.get("/metrics").body();
+      if (count(text, labels) >= expected) {
+        return text;
+      }
+      if (System.nanoTime() > deadline) {
+        fail("counter " + labels + " did not reach " + expected + ":\n" + text);
+      }
+      Thread.sleep(20);
+    }
+  }
+}

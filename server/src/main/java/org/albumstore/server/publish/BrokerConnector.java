@@ -2,12 +2,15 @@ package org.albumstore.server.publish;
 
 import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.Connection;
+import com.rabbitmq.client.ConnectionFactory;
 import com.rabbitmq.client.Recoverable;
 import com.rabbitmq.client.RecoveryListener;
+import java.io.IOException;
 import java.time.Duration;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.albumstore.common.amqp.AmqpConnections;
 import org.albumstore.common.amqp.Topology;
 import org.albumstore.common.config.AmqpSettings;
@@ -66,10 +69,13 @@ public final class BrokerConnector implements AutoCloseable {
     }
     Connection c = null;
     try {
-      c = AmqpConnections.open(settings, connectionName);
-      try (Channel ch = c.createChannel()) {
-        Topology.declare(ch, settings);
-      }
+      ConnectionFactory factory = AmqpConnections.factory(settings);
+      // The topology is declared on a short-lived channel; amqp-client's topology recovery would
+      // replay it on that closed channel after a reconnect and log errors. It is declared again
+      // explicitly after each recovery instead (see watch()).
+      factory.setTopologyRecoveryEnabled(false);
+      c = factory.newConnection(connectionName);
+      declareTopology(c);
       watch(c);
       connection = c;
       if (closed) { // close() ran meanwhile and may not have seen this connection
@@ -97,6 +103,12 @@ public final class BrokerConnector implements AutoCloseable {
     }
   }
 
+  private void declareTopology(Connection c) throws IOException, TimeoutException {
+    try (Channel ch = c.createChannel()) {
+      Topology.declare(ch, settings);
+    }
+  }
+
   /** One log line per change of the connection's state; automatic recovery does the work. */
   private void watch(Connection c) {
     c.addShutdownListener(
@@ -111,6 +123,13 @@ public final class BrokerConnector implements AutoCloseable {
             @Override
             public void handleRecovery(Recoverable recoverable) {
               log.info("Broker connection recovered");
+              try {
+                // A restarted broker may have lost a non-durable topology (the embedded broker
+                // keeps it in memory); declaring is idempotent where it survived.
+                declareTopology(c);
+              } catch (IOException | TimeoutException | RuntimeException e) {
+                log.warn("Could not declare the topology after recovery: {}", e.toString());
+              }
             }
 
             @Override

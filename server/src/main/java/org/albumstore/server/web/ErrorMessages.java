@@ -22,7 +22,12 @@ public final class ErrorMessages {
       case 413 -> "the request is too large";
       case 414 -> "the request path is too long";
       case 415 -> "unsupported content type";
+      // Tomcat answers these two before the application sees the request; they are the client's
+      // to fix, so the message must say how rather than invite a retry.
+      case 501 ->
+          "this Transfer-Encoding is not supported; send the body with Content-Length or chunked";
       case 503 -> "the service is unavailable; retry in a second";
+      case 505 -> "this HTTP version is not supported; use HTTP/1.1 or HTTP/1.0";
       default ->
           status >= 500
               ? "internal error; retry later"

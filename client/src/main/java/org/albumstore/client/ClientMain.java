@@ -109,7 +109,7 @@ public final class ClientMain {
    * Ends the run in progress early (Ctrl-C, SIGTERM): no further iterations, no verification, and
    * waits up to {@code limit} for its report to be written.
    */
-  static void stopRunning(Duration limit) throws InterruptedException {
+  public static void stopRunning(Duration limit) throws InterruptedException {
     LoadRun r = CURRENT.get();
     if (r != null) {
       r.stopAndAwait(limit);

@@ -1,0 +1,103 @@
+package org.albumstore.local;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.albumstore.common.config.AmqpSettings;
+import org.albumstore.embedded.Source;
+
+/**
+ * The load client's command line: first what the launcher knows about the started stack, then the
+ * user's arguments unchanged. The client lets the last occurrence of an option win, so anything the
+ * user gives overrides the launcher's choice without the launcher having to understand it.
+ */
+final class ClientArguments {
+  /** Sized for a laptop: enough to keep two cores busy, few enough to finish in about a minute. */
+  static final int DEFAULT_THREADS = 64;
+
+  /** The local RabbitMQ's management API, where the local broker keeps it. */
+  static final String LOCAL_MANAGEMENT_API = "http://127.0.0.1:15672";
+
+  /** The client's environment variable for the management API; a user's setting is kept. */
+  static final String ENV_RMQ_API = "ALBUMSTORE_RMQ_API";
+
+  private static final List<String> THREAD_OPTIONS =
+      List.of("--threads", "--group-size", "--groups");
+
+  private ClientArguments() {}
+
+  /**
+   * @param baseUrl the started server's base URL
+   * @param amqp the resolved broker and queue
+   * @param brokerSource where the broker came from: only a local RabbitMQ is known to have the
+   *     management API at {@value #LOCAL_MANAGEMENT_API}; Qpid has none, and for a configured
+   *     broker only the user knows where it is (they set {@value #ENV_RMQ_API})
+   * @param rmqApiConfigured whether {@value #ENV_RMQ_API} is set, in which case the client reads it
+   * @param consumerMetricsUrl the started consumer's {@code /metrics}, or null when it serves none
+   * @param userArgs the user's client arguments, in order
+   */
+  static List<String> build(
+      String baseUrl,
+      AmqpSettings amqp,
+      Source brokerSource,
+      boolean rmqApiConfigured,
+      String consumerMetricsUrl,
+      List<String> userArgs) {
+    List<String> args = new ArrayList<>();
+    args.add("--url");
+    args.add(baseUrl);
+    args.add("--queue");
+    args.add(amqp.queue());
+    args.add("--amqp-uri");
+    args.add(amqp.uri());
+    if (!rmqApiConfigured) {
+      args.add("--rmq-api");
+      args.add(brokerSource == Source.LOCAL ? LOCAL_MANAGEMENT_API : "none");
+    }
+    // The client's default is the consumer jar's port; this consumer is in the launcher's JVM.
+    args.add("--consumer-metrics");
+    args.add(consumerMetricsUrl != null ? consumerMetricsUrl : "none");
+    if (!choosesThreads(userArgs)) {
+      args.add("--threads");
+      args.add(Integer.toString(DEFAULT_THREADS));
+    }
+    args.addAll(userArgs);
+    return args;
+  }
+
+  /** Whether the user sized the load themselves ({@code --threads 8}, {@code --groups=3}, ...). */
+  static boolean choosesThreads(List<String> userArgs) {
+    for (String a : userArgs) {
+      if (a.equals("--")) {
+        continue;
+      }
+      for (String option : THREAD_OPTIONS) {
+        if (a.equals(option) || a.startsWith(option + "=")) {
+          return true;
+        }
+      }
+    }
+    return false;
+  }
+
+  /**
+   * The arguments as they may be shown: the broker URI and any {@code --rmq-password} value masked.
+   */
+  static String display(List<String> args) {
+    List<String> shown = new ArrayList<>(args.size());
+    boolean maskNext = false;
+    for (String a : args) {
+      if (maskNext) {
+        shown.add("***");
+        maskNext = false;
+      } else if (a.equals("--rmq-password")) {
+        shown.add(a);
+        maskNext = true;
+      } else if (a.startsWith("--rmq-password=")) {
+        shown.add("--rmq-password=***");
+      } else {
+        shown.add(a.replaceFirst("://([^:/@]*):[^@/]*@", "://$1:***@"));
+      }
+    }
+    return String.join(" ", shown);
+  }
+}

@@ -1,0 +1,71 @@
+package org.albumstore.local;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.albumstore.common.config.Keys;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Unmatched;
+
+/**
+ * The launcher's own few options. Everything it does not know is the load client's and is passed on
+ * unchanged and in order ({@link Unmatched}), so the client's options are documented and validated
+ * in one place only, by the client.
+ */
+@Command(
+    name = "java -jar albumstore-local.jar",
+    mixinStandardHelpOptions = true,
+    versionProvider = LocalMain.Version.class,
+    sortOptions = false,
+    customSynopsis =
+        "java -jar albumstore-local.jar [--embedded] [--port=PORT] [-hV] [CLIENT_OPTION...]"
+            + " [-- CLIENT_OPTION...]",
+    usageHelpWidth = 100,
+    description = {
+      "Album Store on this machine, one command: starts PostgreSQL, an AMQP 0-9-1 broker, the"
+          + " server and the consumer, runs the load client against them, prints its report and"
+          + " verification, and stops everything again (also on Ctrl-C).",
+      "",
+      "Each of the broker and the database is, in this order: configured (ALBUMSTORE_AMQP_URI,"
+          + " ALBUMSTORE_JDBC_URL; must answer, never replaced), else the local server on"
+          + " 127.0.0.1:5672 / 127.0.0.1:5432, else embedded (Qpid Broker-J in this JVM,"
+          + " PostgreSQL 16 as a child process).",
+      ""
+    },
+    footer = {
+      "",
+      "Every other argument goes to the load client (its options follow below). The launcher"
+          + " sets --url, --queue, --amqp-uri, --rmq-api and --consumer-metrics to the started parts, and --threads "
+          + ClientArguments.DEFAULT_THREADS
+          + " unless --threads, --group-size or --groups is given; a client option given here"
+          + " wins. Arguments after '--' go to the client even if the launcher knows them.",
+      "The course's positional form needs the server's URL in advance and is not available"
+          + " here; use --group-size N --groups G --delay D.",
+      "Environment: every ALBUMSTORE_* variable of the server, the consumer and the client applies"
+          + " (e.g. "
+          + Keys.QUEUE
+          + ", ALBUMSTORE_CONSUMER_CONNECTIONS).",
+      "Exit code: the client's (0: all requests succeeded and verified); 2 usage error; 3 a part"
+          + " could not be started; 130 stopped by Ctrl-C."
+    })
+final class LaunchCommand {
+  @Option(
+      names = "--embedded",
+      description = {
+        "Use the embedded broker and database even when local servers answer (a configured"
+            + " ALBUMSTORE_AMQP_URI / ALBUMSTORE_JDBC_URL still wins).",
+        "Default: off."
+      })
+  boolean embedded;
+
+  @Option(
+      names = "--port",
+      paramLabel = "PORT",
+      description = {
+        "HTTP port of the server, 0 = any free port (env " + Keys.HTTP_PORT + ").",
+        "Default: 0."
+      })
+  Integer port;
+
+  @Unmatched List<String> clientArgs = new ArrayList<>();
+}

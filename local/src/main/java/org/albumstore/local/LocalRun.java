@@ -1,0 +1,305 @@
+package org.albumstore.local;
+
+import com.zaxxer.hikari.HikariDataSource;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.albumstore.client.ClientMain;
+import org.albumstore.client.ClientResult;
+import org.albumstore.common.config.AmqpSettings;
+import org.albumstore.common.config.DatabaseSettings;
+import org.albumstore.common.config.Env;
+import org.albumstore.common.config.Keys;
+import org.albumstore.common.db.Databases;
+import org.albumstore.common.db.Schema;
+import org.albumstore.consumer.AlbumStoreConsumer;
+import org.albumstore.consumer.ConsumerSettings;
+import org.albumstore.consumer.metrics.MetricsHttpServer;
+import org.albumstore.consumer.metrics.MetricsSettings;
+import org.albumstore.embedded.Resolved;
+import org.albumstore.embedded.ServiceResolver;
+import org.albumstore.embedded.Source;
+import org.albumstore.local.LocalStack.StoppedException;
+import org.albumstore.server.AlbumStoreServer;
+import org.albumstore.server.ServerSettings;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One launch: PostgreSQL, the broker, the server and the consumer, each started and announced in
+ * that order; then the load client; then everything stopped, newest first.
+ *
+ * <p>{@link #call()} runs on the main thread; {@link #stop(Duration)} is the Ctrl-C path ({@link
+ * StopSignals}, or the shutdown hook) and may come at any point. It waits (bounded) until the main
+ * thread has let go of everything, because the JVM may exit as soon as it returns: a client run is
+ * asked to end and write its report, the stack is closed, and a part that was still starting is
+ * stopped by the main thread the moment it is up ({@link LocalStack}).
+ */
+final class LocalRun {
+  private static final Logger log = LoggerFactory.getLogger(LocalRun.class);
+
+  static final int STEPS = 5;
+
+  /** Long enough for a first connection to the broker and the pool's first connection. */
+  static final Duration HEALTH_WAIT = Duration.ofSeconds(20);
+
+  private final LaunchCommand options;
+  private final Env env;
+  private final PrintStream out;
+  private final PrintStream err;
+  private final LocalStack stack;
+  private final CountDownLatch done = new CountDownLatch(1);
+  private final CountDownLatch clientDone = new CountDownLatch(1);
+  private volatile boolean stopRequested;
+  private volatile boolean clientStarting;
+  private final AtomicBoolean stopStarted = new AtomicBoolean();
+
+  LocalRun(LaunchCommand options, Env env, PrintStream out, PrintStream err) {
+    this.options = options;
+    this.env = env;
+    this.out = out;
+    this.err = err;
+    this.stack = new LocalStack(out);
+  }
+
+  /**
+   * Runs the launch to the end.
+   *
+   * @return the client's exit code; 2 for a setting that does not parse, 3 when a part could not be
+   *     started, 130 when stopped
+   */
+  int call() {
+    try {
+      out.println(
+          "Album Store on this machine: database, broker, server, consumer, then the load client."
+              + " Ctrl-C stops everything.");
+      StartedStack started = start();
+      return runClient(started);
+    } catch (StoppedException e) {
+      out.println(e.getMessage());
+      return 130;
+    } catch (IllegalArgumentException e) {
+      err.println("error: " + e.getMessage());
+      return 2;
+    } catch (IllegalStateException e) {
+      err.println("error: " + e.getMessage());
+      return 3;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      err.println("interrupted");
+      return 130;
+    } catch (Exception e) {
+      log.error("the stack could not be started", e);
+      err.println("error: " + e);
+      return 3;
+    } finally {
+      try {
+        stack.close(LocalMain.SHUTDOWN_LIMIT);
+      } finally {
+        done.countDown();
+      }
+    }
+  }
+
+  private StartedStack start() throws Exception {
+    // Every setting is read, and a wrong one reported, before anything is started.
+    int port = httpPort();
+    ConsumerSettings cs = ConsumerSettings.from(env);
+    MetricsSettings metrics = consumerMetrics();
+    ServerSettings.from(env.withOverrides(Map.of(Keys.HTTP_PORT, Integer.toString(port))));
+    ServiceResolver resolver = new ServiceResolver(env, options.embedded);
+    // Both decided before either starts: a configured address that does not answer is reported
+    // before anything was started for nothing.
+    resolver.databaseSource();
+    resolver.brokerSource();
+
+    long t0 = System.nanoTime();
+    Resolved<DatabaseSettings> database = own(resolver.resolveDatabase(), "embedded PostgreSQL");
+    applySchema(database.settings());
+    step(1, StartedStack.databaseLine(database) + "; schema applied", t0);
+
+    stack.checkRunning("broker");
+    t0 = System.nanoTime();
+    Resolved<AmqpSettings> broker = own(resolver.resolveBroker(), "embedded broker");
+    step(2, StartedStack.brokerLine(broker), t0);
+
+    stack.checkRunning("server");
+    t0 = System.nanoTime();
+    AlbumStoreServer server =
+        stack.add("server", AlbumStoreServer.start(serverEnv(broker.settings(), database, port)));
+    ServerHealth.awaitUp(server.baseUrl(), HEALTH_WAIT);
+    step(3, StartedStack.serverLine(server), t0);
+
+    stack.checkRunning("consumer");
+    t0 = System.nanoTime();
+    AlbumStoreConsumer consumer =
+        stack.add(
+            "consumer",
+            AlbumStoreConsumer.start(cs, broker.settings(), database.settings(), metrics));
+    StartedStack started =
+        new StartedStack(database, broker, server, consumer, cs, metricsUrl(metrics, consumer));
+    step(4, started.consumerLine(), t0);
+    return started;
+  }
+
+  /**
+   * The consumer's {@code /metrics} (the client reads it for its time-per-tier table): {@code
+   * ALBUMSTORE_METRICS_PORT} and {@code _BIND} as for the consumer's jar, but on a free port by
+   * default, for the same reason as the server's.
+   */
+  private MetricsSettings consumerMetrics() {
+    return new MetricsSettings(
+        env.getInt(MetricsSettings.PORT, 0, -1, 65535),
+        env.get(MetricsSettings.BIND, MetricsSettings.DEFAULT_BIND));
+  }
+
+  /** Where the client reaches the consumer's metrics, or null when they are off. */
+  private static String metricsUrl(MetricsSettings s, AlbumStoreConsumer consumer) {
+    if (consumer.metricsPort() < 0) {
+      return null;
+    }
+    String host = s.bindAddress();
+    if (host.equals("0.0.0.0") || host.equals("::")) {
+      host = "127.0.0.1"; // every address: loopback is one of them
+    } else if (host.indexOf(':') >= 0) {
+      host = "[" + host + "]";
+    }
+    return "http://" + host + ":" + consumer.metricsPort() + MetricsHttpServer.PATH;
+  }
+
+  /** {@code --port}, else {@code ALBUMSTORE_HTTP_PORT}, else 0. */
+  private int httpPort() {
+    // A free port unless the user chose one: a fixed default would collide with whatever else
+    // runs on this machine, and the client is told the URL anyway.
+    if (options.port == null) {
+      return env.getInt(Keys.HTTP_PORT, 0, 0, 65535);
+    }
+    if (options.port < 0 || options.port > 65535) {
+      throw new IllegalArgumentException("--port must be between 0 and 65535, was " + options.port);
+    }
+    return options.port;
+  }
+
+  /**
+   * An embedded part is this run's to stop; a local or configured server is someone else's and is
+   * left running (closing its {@link Resolved} would do nothing anyway).
+   */
+  private <S> Resolved<S> own(Resolved<S> part, String name) {
+    return part.source() == Source.EMBEDDED ? stack.add(name, part) : part;
+  }
+
+  private Env serverEnv(AmqpSettings amqp, Resolved<DatabaseSettings> database, int port) {
+    DatabaseSettings db = database.settings();
+    Map<String, String> overrides = new HashMap<>();
+    overrides.put(Keys.AMQP_URI, amqp.uri());
+    overrides.put(Keys.QUEUE, amqp.queue());
+    overrides.put(Keys.QUEUE_TYPE, amqp.queueType().wireName());
+    overrides.put(Keys.JDBC_URL, db.jdbcUrl());
+    overrides.put(Keys.DB_USER, db.user());
+    overrides.put(Keys.DB_PASSWORD, db.password());
+    overrides.put(Keys.HTTP_PORT, Integer.toString(port));
+    return env.withOverrides(overrides);
+  }
+
+  /** The consumer writes into the tables at once; the schema must be there first (idempotent). */
+  private static void applySchema(DatabaseSettings db) throws SQLException {
+    try (HikariDataSource ds = Databases.pool(db, "albumstore-schema", 1)) {
+      Schema.apply(ds);
+    }
+  }
+
+  private int runClient(StartedStack s) {
+    List<String> args =
+        ClientArguments.build(
+            s.server().baseUrl(),
+            s.broker().settings(),
+            s.broker().source(),
+            env.get(ClientArguments.ENV_RMQ_API, null) != null,
+            s.consumerMetricsUrl(),
+            options.clientArgs);
+    out.println("[5/" + STEPS + "] client: " + ClientArguments.display(args));
+    // Checked after announcing the start, read by stop() before it looks for a client run: one of
+    // the two threads sees the other's flag (both volatile), so a client is never left running.
+    clientStarting = true;
+    if (stopRequested) {
+      throw new StoppedException("stopped before starting the client");
+    }
+    ClientResult result;
+    try {
+      result = ClientMain.execute(env, out, err, args.toArray(String[]::new));
+    } finally {
+      clientDone.countDown();
+    }
+    List<String> lines = s.reportLines();
+    out.println("stack:");
+    lines.forEach(l -> out.println("  " + l));
+    if (s.leavesServersRunning()) {
+      out.println("  (local and configured servers are left running)");
+    }
+    if (result.summary() != null && result.summary().outputs() != null) {
+      Path dir = Path.of(result.summary().outputs().directory());
+      try {
+        StartedStack.writeReport(dir, lines);
+      } catch (IOException e) {
+        log.warn("cannot write {} to {}: {}", StartedStack.REPORT_FILE, dir, e.toString());
+      }
+    }
+    return result.exitCode();
+  }
+
+  private void step(int n, String what, long startNanos) {
+    out.printf(
+        Locale.ROOT,
+        "[%d/%d] %s (%.1f s)%n",
+        n,
+        STEPS,
+        what,
+        (System.nanoTime() - startNanos) / 1e9);
+  }
+
+  /**
+   * The Ctrl-C path: ends a client run (its report of what ran is still printed), stops the stack,
+   * and waits for the main thread to finish, all within {@code limit}. Only the first call does
+   * this; later ones (the shutdown hook after a handled signal) return at once.
+   *
+   * @return whether the launch has finished
+   */
+  boolean stop(Duration limit) {
+    if (done.getCount() == 0 || !stopStarted.compareAndSet(false, true)) {
+      return done.getCount() == 0; // finished normally (System.exit runs the hook), or stopping
+    }
+    long deadline = System.nanoTime() + limit.toNanos();
+    stopRequested = true;
+    err.println(
+        "stopping: the load client, then the consumer, the server, the broker, the database");
+    try {
+      // The client may be between its announcement and its registration: keep asking until it
+      // has ended (stopRunning returns at once while there is no run to stop).
+      while (clientStarting && clientDone.getCount() > 0 && remaining(deadline) > 0) {
+        ClientMain.stopRunning(Duration.ofNanos(remaining(deadline)));
+        clientDone.await(100, TimeUnit.MILLISECONDS);
+      }
+      stack.close(Duration.ofNanos(Math.max(0, remaining(deadline))));
+      if (done.await(Math.max(0, remaining(deadline)), TimeUnit.NANOSECONDS)) {
+        return true;
+      }
+      err.println("gave up waiting for the launcher to finish after " + limit.toSeconds() + " s");
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    return false;
+  }
+
+  private static long remaining(long deadline) {
+    return deadline - System.nanoTime();
+  }
+}

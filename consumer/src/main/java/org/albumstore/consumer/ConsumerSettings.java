@@ -6,7 +6,11 @@ import org.albumstore.common.config.Env;
 /**
  * How the consumer reads the queue and writes the database: the knobs that trade latency, memory
  * and throughput. Every default lives here, once, as a compile-time constant so that {@code --help}
- * can state it; they are first guesses to be tuned by measurement.
+ * can state it. They are the best of what {@code bench/drain.sh} measured (results/drain/): 2
+ * connections x 2 channels, prefetch 1000, batch 500 drained a backlog fastest; 1, 4 and 8
+ * connections, and fewer workers with batches of 1000-2000, were all slower on the 2-core machine
+ * (more workers split the broker's delivery rate into smaller batches and wait on each other's
+ * counter rows; one worker serialises decode, SQL, commit and ack).
  *
  * @param connections broker connections (M)
  * @param channelsPerConnection consuming channels per connection (K); each has its own worker

@@ -73,6 +73,11 @@ public final class AlbumStoreServer implements AutoCloseable {
     params.put(Keys.JDBC_URL, db.jdbcUrl());
     params.put(Keys.DB_USER, db.user());
     params.put(Keys.DB_PASSWORD, db.password());
+    // Opt-in do-nothing endpoint of bench/; passed on so that an Env given here reaches the
+    // listener.
+    params.put(
+        AlbumStoreListener.BENCH_ENDPOINTS,
+        Boolean.toString(env.getBoolean(AlbumStoreListener.BENCH_ENDPOINTS, false)));
 
     Path baseDir;
     try {

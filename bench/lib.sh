@@ -1,0 +1,155 @@
+#!/usr/bin/env bash
+# Shared helpers of the bench/ experiment scripts (sourced, not run). Everything is loopback-only,
+# every wait is bounded, and every process started here is stopped by the EXIT trap.
+set -euo pipefail
+
+BENCH_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+REPO="$(cd "$BENCH_DIR/.." && pwd)"
+RESULTS="${RESULTS:-$REPO/results}"
+WORK="$BENCH_DIR/target/work"
+SERVER_JAR="${SERVER_JAR:-$REPO/server/target/albumstore-server.jar}"
+CONSUMER_JAR="${CONSUMER_JAR:-$REPO/consumer/target/albumstore-consumer.jar}"
+CLIENT_JAR="${CLIENT_JAR:-$REPO/client/target/client.jar}"
+PERFTEST_DIR="$BENCH_DIR/target/perf-test"
+
+BENCH_DB="${BENCH_DB:-albumstore_bench}"
+PG_HOST=127.0.0.1
+PG_PORT=5432
+JDBC_URL="jdbc:postgresql://$PG_HOST:$PG_PORT/$BENCH_DB"
+AMQP_URI="amqp://guest:guest@127.0.0.1:5672/%2F"
+RMQ_API="http://127.0.0.1:15672"
+RMQ_AUTH="guest:guest"
+# Same JVM flags for every service JVM of every experiment (a fixed heap keeps runs comparable).
+JAVA_OPTS_SERVICE="${JAVA_OPTS_SERVICE:--Xms512m -Xmx512m -XX:+UseParallelGC}"
+
+# The consumer's Prometheus endpoint would bind a fixed port (9091) that other jobs may hold; the
+# benchmarks do not scrape it.
+export ALBUMSTORE_METRICS_PORT=-1
+
+mkdir -p "$WORK"
+BENCH_PIDS=()
+
+log() { printf '%s %s\n' "$(date -u +%H:%M:%S)" "$*" >&2; }
+
+cleanup() {
+  local pid q
+  for pid in "${BENCH_PIDS[@]:-}"; do
+    [[ -n "$pid" ]] && kill "$pid" 2>/dev/null || true
+  done
+  for pid in "${BENCH_PIDS[@]:-}"; do
+    [[ -n "$pid" ]] && timeout 20 tail --pid="$pid" -f /dev/null 2>/dev/null || true
+  done
+  if [[ -f "$WORK/queues.$$" ]]; then
+    while read -r q; do delete_topology "$q"; done <"$WORK/queues.$$"
+    rm -f "$WORK/queues.$$"
+  fi
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+require_jars() {
+  local j
+  for j in "$SERVER_JAR" "$CONSUMER_JAR" "$CLIENT_JAR"; do
+    [[ -f "$j" ]] || { echo "missing $j: run 'mvn -B -pl server,consumer,client package -DskipTests'" >&2; exit 2; }
+  done
+}
+
+require_perftest() {
+  if ! ls "$PERFTEST_DIR"/perf-test-*.jar >/dev/null 2>&1; then
+    log "fetching rabbitmq-perf-test into $PERFTEST_DIR"
+    mvn -B -q -f "$BENCH_DIR/perftest-pom.xml" dependency:copy-dependencies >&2
+  fi
+}
+
+# The machine, for every summary: cores, load, memory, versions.
+machine_json() {
+  python3 - <<PY
+import json, os, platform, subprocess
+def sh(c):
+    try: return subprocess.run(c, shell=True, capture_output=True, text=True, timeout=10).stdout.strip()
+    except Exception as e: return str(e)
+print(json.dumps({
+  "cores": os.cpu_count(), "loadavg_at_start": os.getloadavg(),
+  "cpu": sh("grep -m1 'model name' /proc/cpuinfo | cut -d: -f2").strip(),
+  "mem_total_mb": int(sh("free -m | awk '/Mem:/{print \$2}'") or 0),
+  "kernel": platform.release(), "java": sh("java -version 2>&1 | head -1"),
+  "rabbitmq": sh("curl -s -u $RMQ_AUTH $RMQ_API/api/overview | jq -r .rabbitmq_version"),
+  "postgres": sh("psql -h $PG_HOST -p $PG_PORT -U postgres -Atc 'show server_version'"),
+  "note": "2 cores shared with RabbitMQ, PostgreSQL, the server, the consumer, the load tool and other jobs",
+}))
+PY
+}
+
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+
+psql_bench() { psql -h "$PG_HOST" -p "$PG_PORT" -U postgres -d "$BENCH_DB" -v ON_ERROR_STOP=1 -Atq "$@"; }
+
+# Creates the bench database if needed and applies schema.sql (same file the consumer applies).
+ensure_database() {
+  if [[ "$(psql -h "$PG_HOST" -p "$PG_PORT" -U postgres -Atc "select 1 from pg_database where datname='$BENCH_DB'")" != 1 ]]; then
+    psql -h "$PG_HOST" -p "$PG_PORT" -U postgres -qc "create database $BENCH_DB" >&2
+  fi
+  psql_bench -f "$REPO/schema.sql" >/dev/null
+}
+
+# Empties the tables, so each experiment starts from the same (empty) database.
+truncate_tables() { psql_bench -c "truncate albums, album_reviews, applied_reviews" >/dev/null; }
+
+# Prints a fresh queue name and records it for deletion at exit (a file, since callers use $(...)).
+new_queue() { local q="bench.$1.$$.$RANDOM"; echo "$q" >>"$WORK/queues.$$"; echo "$q"; }
+
+delete_topology() {
+  local q="$1" x
+  for x in "queues/%2F/$q" "queues/%2F/$q.dlq" "exchanges/%2F/$q" "exchanges/%2F/$q.dlx"; do
+    curl -s -o /dev/null -u "$RMQ_AUTH" -X DELETE "$RMQ_API/api/$x" || true
+  done
+}
+
+# Ready + unacked messages of a queue (management API; figures lag up to 5 s), or -1.
+queue_depth() {
+  curl -s -m 5 -u "$RMQ_AUTH" "$RMQ_API/api/queues/%2F/$1?columns=messages" | jq -r '.messages // -1' 2>/dev/null || echo -1
+}
+
+# Waits (bounded) until GET url answers 200.
+wait_http() {
+  local url="$1" limit="${2:-60}" i
+  for ((i = 0; i < limit * 4; i++)); do
+    if curl -s -o /dev/null -m 2 -w '%{http_code}' "$url" | grep -q 200; then return 0; fi
+    sleep 0.25
+  done
+  echo "timed out waiting for $url" >&2; return 1
+}
+
+# start_server NAME QUEUE PORT [VAR=value ...]: the server jar with the bench endpoint on.
+# Sets SERVER_PID.
+start_server() {
+  local name="$1" queue="$2" port="$3"; shift 3
+  env ALBUMSTORE_BENCH_ENDPOINTS=true ALBUMSTORE_QUEUE="$queue" ALBUMSTORE_HTTP_PORT="$port" \
+    ALBUMSTORE_JDBC_URL="$JDBC_URL" ALBUMSTORE_AMQP_URI="$AMQP_URI" "$@" \
+    java $JAVA_OPTS_SERVICE -jar "$SERVER_JAR" >"$WORK/$name.log" 2>&1 &
+  SERVER_PID=$!
+  BENCH_PIDS+=("$SERVER_PID")
+  wait_http "http://127.0.0.1:$port/albumstore/health" 90
+}
+
+# start_consumer NAME QUEUE [flags ...]. Sets CONSUMER_PID.
+start_consumer() {
+  local name="$1" queue="$2"; shift 2
+  java $JAVA_OPTS_SERVICE -jar "$CONSUMER_JAR" --queue "$queue" --jdbc-url "$JDBC_URL" \
+    --amqp-uri "$AMQP_URI" --stats-interval 1 "$@" >"$WORK/$name.log" 2>&1 &
+  CONSUMER_PID=$!
+  BENCH_PIDS+=("$CONSUMER_PID")
+}
+
+stop_pid() {
+  local pid="$1"
+  kill "$pid" 2>/dev/null || true
+  timeout 30 tail --pid="$pid" -f /dev/null 2>/dev/null || kill -9 "$pid" 2>/dev/null || true
+}
+
+# Runs wrk for DURATION seconds; prints "rps p50_ms p99_ms max_ms non2xx errors" (bench/wrk-report.lua).
+run_wrk() {
+  local conns="$1" duration="$2" url="$3" script="${4:-}"
+  local args=(-t 2 -c "$conns" -d "${duration}s" --latency --timeout 10s -s "$BENCH_DIR/wrk/${script:-get}.lua" "$url")
+  BENCH_WRK_DIR="$BENCH_DIR/wrk" wrk "${args[@]}" 2>&1 | tee "$WORK/wrk-last.txt" | awk '/^BENCH /{ $1=""; print substr($0,2) }'
+}

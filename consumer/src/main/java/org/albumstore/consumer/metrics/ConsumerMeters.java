@@ -12,6 +12,7 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.function.ToLongFunction;
+import org.albumstore.common.metrics.JvmMeters;
 import org.albumstore.consumer.ConsumerCounters;
 import org.albumstore.consumer.stats.ConsumerMetrics;
 import org.albumstore.consumer.stats.WriteTimings;

@@ -1,4 +1,4 @@
-package org.albumstore.consumer.metrics;
+package org.albumstore.common.metrics;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.jvm.ClassLoaderMetrics;
@@ -11,17 +11,18 @@ import io.micrometer.core.instrument.binder.system.UptimeMetrics;
 /**
  * The JVM basics every scrape should have: heap and non-heap memory, GC pauses, threads, classes,
  * CPU (process and system) and uptime. Micrometer's own binders; nothing here is ours but the
- * choice.
+ * choice. Shared so that the server and the consumer expose the same names.
  */
-final class JvmMeters {
+public final class JvmMeters {
   private JvmMeters() {}
 
   /**
    * Binds the basics to {@code registry}.
    *
-   * @return the GC binder, which holds JMX notification listeners: close it on shutdown
+   * @return the GC binder, which holds JMX notification listeners: close it on shutdown, or a
+   *     redeployed WAR leaks its class loader
    */
-  static JvmGcMetrics bind(MeterRegistry registry) {
+  public static JvmGcMetrics bind(MeterRegistry registry) {
     new JvmMemoryMetrics().bindTo(registry);
     new JvmThreadMetrics().bindTo(registry);
     new ClassLoaderMetrics().bindTo(registry);

@@ -151,7 +151,13 @@ final class PublisherWorker implements Runnable {
       // Timeout or nack (waitForConfirmsOrDie closed the channel), or the channel or connection
       // closed (ShutdownSignal/AlreadyClosed). Either way the channel may still count this
       // message as outstanding, so it is replaced rather than reused.
-      rejectAll(live, ch.isOpen() ? Rejections.NOT_CONFIRMED : Rejections.BROKER_UNAVAILABLE, e);
+      // A returned message explains a nack best: Qpid Broker-J (the embedded broker) answers an
+      // unroutable mandatory message with basic.return and a nack, where RabbitMQ acks it.
+      WriteRejectedException why =
+          returnedIds.remove(props.getMessageId())
+              ? Rejections.UNROUTABLE
+              : ch.isOpen() ? Rejections.NOT_CONFIRMED : Rejections.BROKER_UNAVAILABLE;
+      rejectAll(live, why, e);
       discardChannel();
       return;
     }

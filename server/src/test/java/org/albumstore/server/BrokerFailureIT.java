@@ -7,6 +7,7 @@ import com.rabbitmq.client.Connection;
 import java.util.HashMap;
 import java.util.Map;
 import org.albumstore.common.amqp.AmqpConnections;
+import org.albumstore.common.amqp.Topology;
 import org.albumstore.common.config.AmqpSettings;
 import org.albumstore.common.config.Env;
 import org.albumstore.common.config.Keys;
@@ -61,14 +62,21 @@ class BrokerFailureIT {
     try (AlbumStoreServer server = AlbumStoreServer.start(Env.system().withOverrides(env(amqp)))) {
       Api api = new Api(server.baseUrl());
       // The exchange stays, its queue goes: the broker acks the message and returns it.
+      boolean rabbitMq;
       try (Connection c = AmqpConnections.open(amqp, "it-admin");
           Channel ch = c.createChannel()) {
         ch.queueDelete(amqp.queue());
+        rabbitMq = Topology.isRabbitMq(ch);
       }
       for (int i = 0; i < 5; i++) {
         Api.Reply r = api.post("/review/dislike/2");
         assertUnavailable(r);
-        assertThat(r.json().get("msg")).contains("no queue");
+        if (rabbitMq) {
+          // RabbitMQ sends basic.return before the ack, so the server always knows the cause.
+          // Qpid Broker-J (embedded) nacks the message and may do so before the return arrives;
+          // there the guarantee checked above (503, Retry-After, never 200) is what holds.
+          assertThat(r.json().get("msg")).contains("no queue");
+        }
       }
     } finally {
       TestServices.deleteTopology(amqp);

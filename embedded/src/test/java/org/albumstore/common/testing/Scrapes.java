@@ -1,4 +1,4 @@
-package org.albumstore.server.metrics;
+package org.albumstore.common.testing;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

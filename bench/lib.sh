@@ -22,8 +22,8 @@ RMQ_AUTH="guest:guest"
 # Same JVM flags for every service JVM of every experiment (a fixed heap keeps runs comparable).
 JAVA_OPTS_SERVICE="${JAVA_OPTS_SERVICE:--Xms512m -Xmx512m -XX:+UseParallelGC}"
 
-# The consumer's Prometheus endpoint would bind a fixed port (9091) that other jobs may hold; the
-# benchmarks do not scrape it.
+# The consumer's Prometheus endpoint binds a fixed port (9091) that other jobs may hold: off, except
+# where start_consumer turns it on for the client's per-tier table (CONSUMER_METRICS_PORT).
 export ALBUMSTORE_METRICS_PORT=-1
 
 mkdir -p "$WORK"
@@ -120,25 +120,30 @@ wait_http() {
   echo "timed out waiting for $url" >&2; return 1
 }
 
-# start_server NAME QUEUE PORT [VAR=value ...]: the server jar with the bench endpoint on.
+# start_server NAME QUEUE PORT [VAR=value ...]: the server jar with the bench endpoint on
+# (SERVER_EXTRA_JAVA_OPTS: more JVM flags for the server only, e.g. a JFR recording).
 # Sets SERVER_PID.
 start_server() {
   local name="$1" queue="$2" port="$3"; shift 3
   env ALBUMSTORE_BENCH_ENDPOINTS=true ALBUMSTORE_QUEUE="$queue" ALBUMSTORE_HTTP_PORT="$port" \
     ALBUMSTORE_JDBC_URL="$JDBC_URL" ALBUMSTORE_AMQP_URI="$AMQP_URI" "$@" \
-    java $JAVA_OPTS_SERVICE -jar "$SERVER_JAR" >"$WORK/$name.log" 2>&1 &
+    java $JAVA_OPTS_SERVICE ${SERVER_EXTRA_JAVA_OPTS:-} -jar "$SERVER_JAR" >"$WORK/$name.log" 2>&1 &
   SERVER_PID=$!
   BENCH_PIDS+=("$SERVER_PID")
   wait_http "http://127.0.0.1:$port/albumstore/health" 90
 }
 
 # start_consumer NAME QUEUE [flags ...]. Sets CONSUMER_PID.
+# Starts the consumer with its metrics on CONSUMER_METRICS_PORT (default 9091) and waits for them,
+# so that the client's first scrape (the start of its per-tier figures) finds the consumer up.
 start_consumer() {
   local name="$1" queue="$2"; shift 2
   java $JAVA_OPTS_SERVICE -jar "$CONSUMER_JAR" --queue "$queue" --jdbc-url "$JDBC_URL" \
-    --amqp-uri "$AMQP_URI" --stats-interval 1 "$@" >"$WORK/$name.log" 2>&1 &
+    --amqp-uri "$AMQP_URI" --stats-interval 1 --metrics-port "${CONSUMER_METRICS_PORT:-9091}" \
+    "$@" >"$WORK/$name.log" 2>&1 &
   CONSUMER_PID=$!
   BENCH_PIDS+=("$CONSUMER_PID")
+  wait_http "http://127.0.0.1:${CONSUMER_METRICS_PORT:-9091}/metrics" 90
 }
 
 stop_pid() {

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
 
 import java.nio.charset.StandardCharsets;
+import java.time.Instant;
 import java.util.HashMap;
 import java.util.Map;
 import org.albumstore.common.config.AmqpSettings;
@@ -24,6 +25,9 @@ class MetricsIT {
   private static final String REQUESTS = "http_server_requests_seconds_count";
   private static final String STAGE = "albumstore_write_stage_seconds_count";
   private static final String VOTE = "/review/{likeornot}/{albumID}";
+  private static final String[] STAGES = {
+    "arrival", "validate", "channel_wait", "confirm", "respond", "complete"
+  };
   private static final byte[] IMAGE = "\u0089PNG metrics".getBytes(StandardCharsets.ISO_8859_1);
 
   private AmqpSettings amqp;
@@ -73,7 +77,7 @@ class MetricsIT {
         }) {
       assertThat(Scrapes.has(text, name)).as(name).isTrue();
     }
-    for (String stage : new String[] {"validate", "channel_wait", "confirm", "respond"}) {
+    for (String stage : STAGES) {
       assertThat(Scrapes.sum(text, STAGE, Map.of("stage", stage))).as(stage).isZero();
     }
     assertThat(Scrapes.sum(text, "albumstore_publish_channels", Map.of()))
@@ -90,13 +94,19 @@ class MetricsIT {
     String profile = Multipart.jsonProfile("Metrics", "Moving Counters", "2025");
     String albumId = null;
     for (int i = 0; i < 3; i++) {
-      Api.Reply r = api.postAlbum(Multipart.album(IMAGE, profile), Map.of());
+      // Sent "250 ms ago": each of these spends at least that long in client send -> servlet in.
+      Map<String, String> sent = Map.of("X-Request-Start", "t=" + epochMicros(-250_000));
+      Api.Reply r = api.postAlbum(Multipart.album(IMAGE, profile), sent);
       assertThat(r.status()).isEqualTo(200);
       albumId = r.json().get("albumID");
     }
-    for (int i = 0; i < 5; i++) {
+    for (int i = 0; i < 4; i++) {
       assertThat(api.post("/review/like/" + albumId).status()).isEqualTo(200);
     }
+    // A send time in the future is clock skew, not a negative delay: not recorded.
+    Map<String, String> skewed = Map.of("X-Request-Start", "t=" + epochMicros(10_000_000));
+    assertThat(api.send("POST", "/review/like/" + albumId, null, null, skewed).status())
+        .isEqualTo(200);
     assertThat(api.post("/review/maybe/" + albumId).status()).isEqualTo(400);
     assertThat(api.get("/no/such/path").status()).isEqualTo(404);
 
@@ -109,8 +119,15 @@ class MetricsIT {
     assertThat(count(text, Map.of("uri", "UNKNOWN", "status", "404"))).isEqualTo(1);
     assertThat(count(text, Map.of("uri", "/albums", "status", "503"))).isZero();
 
-    // Every one of the 8 confirmed writes went through each stage exactly once.
-    for (String stage : new String[] {"validate", "channel_wait", "confirm", "respond"}) {
+    // Every one of the 8 confirmed writes went through each stage exactly once; "arrival" only
+    // the 3 with a plausible X-Request-Start, each at least 250 ms.
+    assertThat(Scrapes.sum(text, STAGE, Map.of("stage", "arrival"))).isEqualTo(3);
+    assertThat(Scrapes.sum(text, "albumstore_write_stage_seconds_sum", Map.of("stage", "arrival")))
+        .isBetween(0.75, 0.75 + 3 * 10.0);
+    for (String stage : STAGES) {
+      if (stage.equals("arrival")) {
+        continue;
+      }
       assertThat(Scrapes.sum(text, STAGE, Map.of("stage", stage))).as(stage).isEqualTo(8);
       assertThat(Scrapes.sum(text, "albumstore_write_stage_seconds_sum", Map.of("stage", stage)))
           .as(stage)
@@ -128,6 +145,12 @@ class MetricsIT {
                 "albumstore_write_stage_seconds_bucket",
                 Map.of("stage", "confirm", "le", "+Inf")))
         .isEqualTo(8);
+  }
+
+  /** Now plus {@code offsetMicros}, in microseconds since the epoch. */
+  private static long epochMicros(long offsetMicros) {
+    Instant now = Instant.now();
+    return now.getEpochSecond() * 1_000_000L + now.getNano() / 1000 + offsetMicros;
   }
 
   private static double count(String text, Map<String, String> labels) {

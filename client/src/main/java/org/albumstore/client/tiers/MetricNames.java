@@ -20,7 +20,10 @@ public final class MetricNames {
   public static final String SERVER_STAGE = "albumstore_write_stage_seconds";
 
   public static final List<String> SERVER_STAGES =
-      List.of("validate", "channel_wait", "confirm", "respond");
+      List.of("arrival", "validate", "channel_wait", "confirm", "respond", "complete");
+
+  /** The header the client stamps its send time into (epoch microseconds, {@code t=...}). */
+  public static final String REQUEST_START = "X-Request-Start";
 
   /** Per committed write, by {@code stage}: {@link #CONSUMER_STAGES}. */
   public static final String CONSUMER_STAGE = "albumstore_consumer_write_stage_seconds";

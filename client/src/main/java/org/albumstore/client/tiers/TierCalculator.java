@@ -7,14 +7,13 @@ import java.util.Locale;
 /**
  * Builds the {@link TierTable} from the client's own figures and the metrics' differences.
  *
- * <p>The arithmetic, and why it is honest: the server measures a write's servlet time (filter in →
- * response completed) and, inside it, four stages that follow each other without gaps (validate,
- * channel wait, confirm, respond). What the client sees on top of the servlet time, the network,
- * Tomcat's accept and parse, the client library, cannot be measured from either side alone, so it
- * is shown as its own derived row, client mean − servlet mean; and the little of the servlet time
- * that no stage covers (handing the completed response back to Tomcat) as another. The request
- * path's means therefore add up to the client mean by construction; what tells whether the stages
- * explain the time is how small the derived rows are.
+ * <p>The arithmetic, and why it is honest: every request-path row is measured, per write, by the
+ * server: from the client's send ({@code X-Request-Start}, which the client stamps on every
+ * attempt) to the servlet, then four stages that follow each other without gaps inside the
+ * publisher, then Tomcat's completion of the response. Their means are summed and compared with the
+ * client-observed mean; what is left, the response's way back to the client, is shown as the one
+ * derived row. Its size is the test of the table: a large remainder means time the stages do not
+ * explain.
  *
  * <p>After the response, the consumer's stages (queue, batch wait, apply, commit) are measured per
  * write and add up to its time to visibility, which is also measured on its own: their sum is
@@ -22,10 +21,12 @@ import java.util.Locale;
  */
 public final class TierCalculator {
   private static final String[][] SERVER_ROWS = {
+    {"arrival", "network", "client send -> servlet in (client, network, Tomcat)"},
     {"validate", "server", "read and validate the request"},
     {"channel_wait", "server", "wait for a publisher channel"},
     {"confirm", "broker", "publish -> confirm"},
     {"respond", "server", "confirm -> response handed to Tomcat"},
+    {"complete", "server", "Tomcat completes the response (async dispatch, flush)"},
   };
   private static final String[][] CONSUMER_ROWS = {
     {"queue", "broker", "publish -> delivered to the consumer (in queue)"},
@@ -43,26 +44,23 @@ public final class TierCalculator {
     Long servletCount = r.servlet() == null ? null : (long) r.servlet().count();
 
     List<TierTable.Row> path = new ArrayList<>();
-    path.add(
-        derived(
-            "network",
-            "client <-> servlet (network, Tomcat, client)",
-            servlet == null ? null : clientMeanMs - servlet));
-    Double stages = 0.0;
+    Double measuredSum = 0.0;
     for (String[] s : SERVER_ROWS) {
       TierTable.Row row = measured(s[1], s[2], r.serverStages().get(s[0]));
       path.add(row);
-      stages = add(stages, row.meanMs());
+      measuredSum = add(measuredSum, row.meanMs());
+    }
+    TierTable.Row arrival = path.get(0);
+    if (arrival.count() != null && arrival.count() == 0 && r.servlet() != null) {
+      notes.add(
+          "the server saw no X-Request-Start (a proxy removed it, or the server is older):"
+              + " client send -> servlet in is unknown");
     }
     path.add(
         derived(
-            "server",
-            "async completion (servlet - stages)",
-            servlet == null || stages == null ? null : servlet - stages));
-    Double pathSum = 0.0;
-    for (TierTable.Row row : path) {
-      pathSum = add(pathSum, row.meanMs());
-    }
+            "network",
+            "response back to the client (the remainder)",
+            measuredSum == null ? null : clientMeanMs - measuredSum));
     if (servlet != null && servlet > clientMeanMs) {
       notes.add(
           "the servlet mean exceeds the client mean: the server also counted requests this run"
@@ -88,7 +86,7 @@ public final class TierCalculator {
         servlet,
         servletCount,
         path,
-        pathSum,
+        measuredSum,
         after,
         afterSum,
         visibility,

@@ -15,9 +15,10 @@ import java.util.List;
  * @param servletMeanMs the server-observed mean of the same requests (POST, 200)
  * @param servletCount how many the server counted (more than the client's when retries succeeded
  *     late, or another client was running)
- * @param requestPath the stages between send and response; their means add up to the client mean
- *     (two rows are derived: network etc. = client − servlet, async completion = servlet − stages)
- * @param requestPathSumMs the sum of the request path's means
+ * @param requestPath the stages between send and response, all measured but the last, the remainder
+ *     (client mean − the measured stages: the response's way back, derived)
+ * @param requestPathSumMs the sum of the measured stages' means (the remainder left out), to
+ *     compare with the client mean
  * @param afterResponse the stages after publishing, per write, until its commit
  * @param afterResponseSumMs their sum, to compare with {@code visibility}
  * @param visibility published → committed, measured on its own

@@ -17,17 +17,17 @@ public final class TierTableHtml {
         t.clientMeanMs(),
         t.clientP99Ms(),
         Long.toString(t.clientCount()));
-    for (TierTable.Row r : t.requestPath()) {
-      row(b, r);
-    }
-    row(b, "= sum of the request path", t.requestPathSumMs(), null, "");
+    t.requestPath().stream().filter(r -> !r.derived()).forEach(r -> row(b, r));
+    row(b, "= sum of the measured stages", t.requestPathSumMs(), null, "");
+    t.requestPath().stream().filter(TierTable.Row::derived).forEach(r -> row(b, r));
     b.append("<tr><th colspan=\"4\">after the response, per write from its publish</th></tr>\n");
     for (TierTable.Row r : t.afterResponse()) {
       row(b, r);
     }
     row(b, "= sum after publishing", t.afterResponseSumMs(), null, "");
     row(b, t.visibility());
-    b.append("</table>\n<p>* derived: the difference of two measured means. ");
+    b.append(
+        "</table>\n<p>* derived: the client mean minus the measured stages, not measured itself. ");
     if (t.largestShare() != null) {
       b.append("Largest share of a request: ").append(esc(t.largestShare())).append(". ");
     }

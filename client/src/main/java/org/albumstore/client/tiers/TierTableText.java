@@ -22,13 +22,11 @@ public final class TierTableText {
             ms(t.clientMeanMs()),
             ms(t.clientP99Ms()),
             Long.toString(t.clientCount())));
-    for (TierTable.Row r : t.requestPath()) {
-      row(b, r);
-    }
+    t.requestPath().stream().filter(r -> !r.derived()).forEach(r -> row(b, r));
     b.append(
         f(
             ROW,
-            "= sum of the request path"
+            "= sum of the measured stages"
                 + (t.requestPathSumMs() == null || t.clientMeanMs() <= 0
                     ? ""
                     : f(
@@ -37,6 +35,7 @@ public final class TierTableText {
             ms(t.requestPathSumMs()),
             "",
             ""));
+    t.requestPath().stream().filter(TierTable.Row::derived).forEach(r -> row(b, r));
     b.append("  after the response, per write from its publish:\n");
     for (TierTable.Row r : t.afterResponse()) {
       row(b, r);
@@ -55,7 +54,7 @@ public final class TierTableText {
             "",
             ""));
     row(b, t.visibility());
-    b.append("  * derived: the difference of two measured means, not measured itself\n");
+    b.append("  * derived: the client mean minus the measured stages, not measured itself\n");
     if (t.servletMeanMs() != null && t.clientMeanMs() > 0) {
       b.append(
           f(

@@ -50,7 +50,8 @@ class ChartAndHtmlTest {
         .contains("album-1: likes 1 (expected 2)")
         .contains("<h2>Time spent per tier</h2>")
         .contains("<td>broker: publish -&gt; confirm</td>")
-        .contains("<td>network: client &lt;-&gt; servlet (network, Tomcat, client) *</td>")
+        .contains("<td>network: client send -&gt; servlet in (client, network, Tomcat)</td>")
+        .contains("<td>network: response back to the client (the remainder) *</td>")
         .doesNotContain("src=\"http");
     Matcher m = Pattern.compile("data:image/png;base64,([A-Za-z0-9+/=]+)").matcher(html);
     assertThat(m.find()).isTrue();

@@ -100,10 +100,12 @@ final class SampleRuns {
   /** A time-per-tier table with every row known: a 2.5 ms client mean, 2.0 ms of it servlet. */
   static TierTable tiers() {
     Map<String, Histogram> server = new HashMap<>();
+    server.put("arrival", one(0.0003, 3999));
     server.put("validate", one(0.0002, 3999));
     server.put("channel_wait", one(0.0004, 3999));
     server.put("confirm", one(0.0010, 3999));
     server.put("respond", one(0.0003, 3999));
+    server.put("complete", one(0.0001, 3999));
     Map<String, Histogram> consumer = new HashMap<>();
     consumer.put("queue", one(0.002, 3999));
     consumer.put("batch_wait", one(0.004, 3999));

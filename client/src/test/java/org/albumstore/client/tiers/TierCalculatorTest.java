@@ -24,10 +24,12 @@ class TierCalculatorTest {
         "http://c/metrics",
         ms(9.0, 1000),
         Map.of(
+            "arrival", ms(1.0, 1000),
             "validate", ms(0.5, 1000),
             "channel_wait", ms(2.0, 1000),
             "confirm", ms(5.0, 1000),
-            "respond", ms(1.0, 1000)),
+            "respond", ms(1.0, 1000),
+            "complete", ms(0.3, 1000)),
         Map.of(
             "queue", ms(3.0, 1000),
             "batch_wait", ms(6.0, 1000),
@@ -38,26 +40,51 @@ class TierCalculatorTest {
   }
 
   @Test
-  void theRequestPathAddsUpToTheClientMeanWithTheDerivedRowsShown() {
+  void everyRequestPathStageIsMeasuredAndOnlyTheRemainderIsDerived() {
     TierTable t = TierCalculator.table(readings(), 10.0, 30.0, 1000);
 
     List<TierTable.Row> path = t.requestPath();
     assertThat(path)
         .extracting(TierTable.Row::tier)
-        .containsExactly("network", "server", "server", "broker", "server", "server");
-    assertThat(path.get(0).meanMs()).isCloseTo(1.0, within(1e-9)); // client 10 - servlet 9
-    assertThat(path.get(0).derived()).isTrue();
-    assertThat(path.get(1).meanMs()).isCloseTo(0.5, within(1e-9));
+        .containsExactly("network", "server", "server", "broker", "server", "server", "network");
+    assertThat(path.get(0).stage()).startsWith("client send -> servlet in");
+    assertThat(path.get(0).meanMs()).isCloseTo(1.0, within(1e-9));
+    assertThat(path.get(0).derived()).isFalse();
     assertThat(path.get(3).stage()).isEqualTo("publish -> confirm");
     assertThat(path.get(3).meanMs()).isCloseTo(5.0, within(1e-9));
     assertThat(path.get(3).count()).isEqualTo(1000);
-    assertThat(path.get(5).meanMs()).isCloseTo(0.5, within(1e-9)); // 9 - (0.5+2+5+1)
-    assertThat(path.get(5).derived()).isTrue();
-    assertThat(t.requestPathSumMs()).isCloseTo(10.0, within(1e-9));
+    assertThat(path.get(5).meanMs()).isCloseTo(0.3, within(1e-9));
+    assertThat(path.subList(0, 6)).noneMatch(TierTable.Row::derived);
+    // The sum is of measured stages only; the remainder is what they leave of the client mean.
+    assertThat(t.requestPathSumMs()).isCloseTo(9.8, within(1e-9));
+    assertThat(path.get(6).derived()).isTrue();
+    assertThat(path.get(6).meanMs()).isCloseTo(0.2, within(1e-9));
     assertThat(t.servletMeanMs()).isCloseTo(9.0, within(1e-9));
     assertThat(t.servletCount()).isEqualTo(1000);
     assertThat(t.largestShare()).isEqualTo("broker: publish -> confirm (50.0% of the client mean)");
     assertThat(t.notes()).isEmpty();
+  }
+
+  @Test
+  void withoutARequestStartHeaderTheArrivalIsUnknownAndSaidSo() {
+    TierReadings r = readings();
+    Map<String, Histogram> stages = new java.util.HashMap<>(r.serverStages());
+    stages.put("arrival", Histogram.EMPTY);
+    TierReadings noHeader =
+        new TierReadings(
+            r.serverMetrics(),
+            r.consumerMetrics(),
+            r.servlet(),
+            stages,
+            r.consumerStages(),
+            r.visibility(),
+            List.of());
+
+    TierTable t = TierCalculator.table(noHeader, 10.0, 30.0, 1000);
+
+    assertThat(t.requestPath().get(0).meanMs()).isNull();
+    assertThat(t.requestPathSumMs()).isNull();
+    assertThat(t.notes()).singleElement().asString().contains("no X-Request-Start");
   }
 
   @Test
@@ -98,8 +125,8 @@ class TierCalculatorTest {
   @Test
   void aServletMeanAboveTheClientMeanIsFlagged() {
     TierTable t = TierCalculator.table(readings(), 8.0, 30.0, 1000);
-    assertThat(t.requestPath().get(0).meanMs()).isCloseTo(-1.0, within(1e-9));
-    assertThat(t.requestPathSumMs()).isCloseTo(8.0, within(1e-9));
+    assertThat(t.requestPath().get(6).meanMs()).isCloseTo(-1.8, within(1e-9));
+    assertThat(t.requestPathSumMs()).isCloseTo(9.8, within(1e-9));
     assertThat(t.notes()).singleElement().asString().contains("exceeds the client mean");
   }
 
@@ -110,7 +137,9 @@ class TierCalculatorTest {
         .startsWith("time spent per tier (writes, ms)")
         .contains("client: whole request, as the client measured it")
         .contains("broker: publish -> confirm")
-        .contains("= sum of the request path (100.0% of the client mean)")
+        .contains("network: client send -> servlet in (client, network, Tomcat)")
+        .contains("= sum of the measured stages (98.0% of the client mean)")
+        .contains("network: response back to the client (the remainder) *")
         .contains("= sum after publishing (96.8% of the time to visibility)")
         .contains("database: publish -> visible (time to visibility)")
         .contains("largest share of a request: broker: publish -> confirm (50.0%")

@@ -21,11 +21,24 @@ public record AlbumProfile(String artist, String title, String year) {
     if (p == null) {
       if (year == null || year.isBlank()) {
         p = "profile.year is required";
-      } else if (!year.matches("[0-9]{1,4}")) {
+      } else if (!isYear(year)) {
         p = "profile.year must be a year of 1 to 4 digits, e.g. 1977, was '" + shorten(year) + "'";
       }
     }
     return p;
+  }
+
+  /** 1 to 4 ASCII digits. */
+  private static boolean isYear(String s) {
+    if (s.isEmpty() || s.length() > 4) {
+      return false;
+    }
+    for (int i = 0; i < s.length(); i++) {
+      if (s.charAt(i) < '0' || s.charAt(i) > '9') {
+        return false;
+      }
+    }
+    return true;
   }
 
   private static String textProblem(String field, String value) {

@@ -26,6 +26,9 @@ class AlbumProfileTest {
     assertThat(new AlbumProfile("a", "t", "nineteen").problem()).contains("year");
     assertThat(new AlbumProfile("a", "t", "19777").problem()).contains("year");
     assertThat(new AlbumProfile("a", "t", "-1").problem()).contains("year");
+    assertThat(new AlbumProfile("a", "t", "\u0663").problem()).contains("year"); // Arabic 3
+    assertThat(new AlbumProfile("a", "t", "0").problem()).isNull();
+    assertThat(new AlbumProfile("a", "t", "2025").problem()).isNull();
   }
 
   @Test

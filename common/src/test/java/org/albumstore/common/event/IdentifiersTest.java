@@ -18,6 +18,11 @@ class IdentifiersTest {
     assertThat(Identifiers.isValidToken("a/b")).isFalse();
     assertThat(Identifiers.isValidToken("é")).isFalse();
     assertThat(Identifiers.isValidToken("a\n")).isFalse();
+    // The neighbours of every allowed range in ASCII.
+    for (String c : new String[] {"/", ":", "@", "[", "`", "{", ".", "^", "\u0000"}) {
+      assertThat(Identifiers.isValidToken("a" + c)).as(c).isFalse();
+    }
+    assertThat(Identifiers.isValidToken("azAZ09_-")).isTrue();
   }
 
   @Test

@@ -10,10 +10,13 @@ import jakarta.servlet.ServletResponse;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
+import java.time.Instant;
 
 /**
  * Times every request from the first filter to the response's completion, by endpoint, method and
- * status, and records the {@code validate} stage of successful writes.
+ * status, and records the stages of successful writes that begin or end outside the publisher:
+ * {@code arrival} (client send → filter in, from {@code X-Request-Start}), {@code validate} and
+ * {@code complete} (response handed to Tomcat → request completed).
  *
  * <p>Why the end is the async completion: a write's servlet returns at once after {@code
  * startAsync}; its response is written when the broker confirms. The listener is added before the
@@ -37,7 +40,10 @@ final class RequestMetricsFilter implements Filter {
       chain.doFilter(request, response);
       return;
     }
-    RequestClock clock = new RequestClock(System.nanoTime());
+    RequestClock clock =
+        new RequestClock(
+            System.nanoTime(),
+            RequestStart.delayNanos(req.getHeader(RequestStart.HEADER), Instant.now()));
     req.setAttribute(RequestClock.ATTRIBUTE, clock);
     boolean failed = true;
     try {
@@ -61,6 +67,12 @@ final class RequestMetricsFilter implements Filter {
     timers.record(endpoint, method, status, end - clock.startNanos);
     if (status == 200 && clock.validatedNanos != 0) {
       stages.validated(clock.validatedNanos - clock.startNanos);
+      if (clock.arrivalNanos >= 0) {
+        stages.arrived(clock.arrivalNanos);
+      }
+      if (clock.handedOverNanos != 0) {
+        stages.completed(end - clock.handedOverNanos);
+      }
     }
   }
 

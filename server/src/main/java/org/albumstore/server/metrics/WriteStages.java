@@ -11,17 +11,25 @@ import org.albumstore.server.publish.PublishObserver;
 /**
  * Where a confirmed write spends its time inside the server, as {@code
  * albumstore_write_stage_seconds{stage}}, one sample per write and stage, so that the stages' means
- * add up to the servlet's time of a successful write:
+ * add up to the client's time of a successful write:
  *
  * <ol>
+ *   <li>{@code arrival}: client send → servlet in (the client library, the network, Tomcat's
+ *       accept, queueing for a worker thread and parsing), from the request's {@code
+ *       X-Request-Start}; only requests that carry one;
  *   <li>{@code validate}: servlet in → handed to the publisher (reading the body, parsing,
  *       validating);
  *   <li>{@code channel_wait}: waiting in the publish queue for a publisher thread and its channel
  *       (the channel pool's "borrow" time);
  *   <li>{@code confirm}: the group starts → the broker's confirm (encode, publish, wait);
  *   <li>{@code respond}: confirm → this write's response handed to Tomcat (the writes of one
- *       message are answered in turn, so this grows with the group).
+ *       message are answered in turn, so this grows with the group);
+ *   <li>{@code complete}: response handed to Tomcat → the request completed (Tomcat dispatches the
+ *       completion to one of its threads, which flushes the response).
  * </ol>
+ *
+ * <p>What no stage covers is the response's way back to the client; the client shows it as the
+ * remainder.
  *
  * <p>Per broker message: {@code albumstore_publish_confirm_seconds} (group start → confirm) and
  * {@code albumstore_publish_batch_writes} (writes per message, i.e. the group-commit factor).
@@ -31,18 +39,22 @@ final class WriteStages implements PublishObserver {
   static final String CONFIRM = "albumstore.publish.confirm";
   static final String BATCH_WRITES = "albumstore.publish.batch.writes";
 
+  private final Timer arrival;
   private final Timer validate;
   private final Timer channelWait;
   private final Timer confirm;
   private final Timer respond;
+  private final Timer complete;
   private final Timer messageConfirm;
   private final DistributionSummary batchWrites;
 
   WriteStages(MeterRegistry registry) {
+    arrival = stage(registry, "arrival", "client send -> servlet in (X-Request-Start)");
     validate = stage(registry, "validate", "servlet in -> handed to the publisher");
     channelWait = stage(registry, "channel_wait", "waiting for a publisher channel");
     confirm = stage(registry, "confirm", "group start -> broker confirm");
     respond = stage(registry, "respond", "confirm -> response handed to Tomcat");
+    complete = stage(registry, "complete", "response handed to Tomcat -> request completed");
     messageConfirm =
         histogram(Timer.builder(CONFIRM))
             .description("Per broker message: group start -> publisher confirm")
@@ -70,8 +82,16 @@ final class WriteStages implements PublishObserver {
         .maximumExpectedValue(Duration.ofSeconds(30));
   }
 
+  void arrived(long nanos) {
+    arrival.record(nanos, TimeUnit.NANOSECONDS);
+  }
+
   void validated(long nanos) {
     validate.record(nanos, TimeUnit.NANOSECONDS);
+  }
+
+  void completed(long nanos) {
+    complete.record(nanos, TimeUnit.NANOSECONDS);
   }
 
   @Override

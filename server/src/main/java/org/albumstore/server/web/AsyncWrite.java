@@ -9,6 +9,7 @@ import java.io.IOException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.atomic.AtomicBoolean;
+import org.albumstore.server.metrics.RequestClock;
 import org.albumstore.server.publish.WriteRejectedException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -45,9 +46,14 @@ final class AsyncWrite {
       long timeoutMs,
       Success success)
       throws IOException {
+    RequestClock clock = RequestClock.of(req);
     if (done.isDone()) {
-      // Refused at once (queue full, shutting down): answer on this thread, no async round trip.
+      // Refused at once (queue full, shutting down), or confirmed already: answer on this thread,
+      // no async round trip.
       answer(resp, done, success);
+      if (clock != null) {
+        clock.markHandedOver();
+      }
       return;
     }
     AsyncContext ac = req.startAsync();
@@ -87,6 +93,9 @@ final class AsyncWrite {
           } catch (IOException | RuntimeException e) {
             failures.warn("Writing a write's response failed", e);
           } finally {
+            if (clock != null) {
+              clock.markHandedOver();
+            }
             ac.complete();
           }
         });

@@ -11,6 +11,10 @@
 source "$(dirname "$0")/lib.sh"
 REPS="${1:-3}"; THREADS="${2:-256}"; SECS="${3:-15}"; REQUESTS="${4:-100000}"; MEM_SIZES="${5:-100000,1000000}"
 CLIENT_JAVA_OPTS="${CLIENT_JAVA_OPTS:--Xmx512m}"
+# The client's own warm-up in the rate comparison (iterations per thread, not measured), as wrk gets
+# 10 s against the same server first: a cold JVM spends its first seconds compiling (measured: about
+# 14% of the client's CPU samples were the JIT in a 5 s run). The memory runs have none.
+WARMUP="${CLIENT_COST_WARMUP:-100}"
 OUT="$RESULTS/client-cost"; mkdir -p "$OUT"
 require_jars; ensure_database
 machine_json >"$WORK/client-cost-machine.json"
@@ -18,14 +22,14 @@ q=$(new_queue client-cost); p=$(free_port)
 start_server client-cost-server "$q" "$p"
 URL="http://127.0.0.1:$p/albumstore/bench/noop"
 
-# run_client REQUESTS TAG -> "rps p50 p99 max rss_peak_mb rss_end_mb"
+# run_client REQUESTS TAG [WARMUP_ITERATIONS=0] -> "rps p50 p99 max rss_peak_mb rss_end_mb"
 run_client() {
-  local requests="$1" tag="$2" iters dir pid peak=0 last=0 rss
+  local requests="$1" tag="$2" warmup="${3:-0}" iters dir pid peak=0 last=0 rss
   iters=$(((requests + 4 * THREADS - 1) / (4 * THREADS)))
   dir="$WORK/runs/client-cost-$tag"; rm -rf "$dir"
   # shellcheck disable=SC2086
   java $CLIENT_JAVA_OPTS -jar "$CLIENT_JAR" --url "$URL" --threads "$THREADS" --iterations "$iters" \
-    --no-verify --rmq-api none --amqp-uri none --no-progress --out "$dir" >"$WORK/client-cost-$tag.txt" 2>&1 &
+    --no-verify --rmq-api none --amqp-uri none --no-progress --warmup-iterations "$warmup" --out "$dir" >"$WORK/client-cost-$tag.txt" 2>&1 &
   pid=$!
   : >"$WORK/client-cost-rss-$tag.csv"
   local t0=$SECONDS
@@ -58,7 +62,7 @@ for ((rep = 1; rep <= REPS; rep++)); do
       read -r rps p50 p99 mx _ _ <<<"$(run_wrk "$THREADS" "$SECS" "$URL" client-mix)"
       echo "wrk,$rep,,$rps,$p50,$p99,$mx,,,$load1" >>"$OUT/data.csv"
     else
-      read -r rps p50 p99 mx peak last ok <<<"$(run_client "$REQUESTS" "r$rep")"
+      read -r rps p50 p99 mx peak last ok <<<"$(run_client "$REQUESTS" "r$rep" "$WARMUP")"
       echo "client,$rep,$ok,$rps,$p50,$p99,$mx,$peak,$last,$load1" >>"$OUT/data.csv"
     fi
     log "rep $rep $tool: $(tail -1 "$OUT/data.csv")"
@@ -78,8 +82,8 @@ done
 python3 - "$WORK/client-cost-machine.json" "$OUT/extra.json" <<PY
 import json, sys
 m = json.load(open(sys.argv[1])); m["loadavg_at_end"] = open("/proc/loadavg").read().split()[:3]
-json.dump({"machine": m, "command": "bench/client-cost.sh $REPS $THREADS $SECS $REQUESTS $MEM_SIZES",
-  "setup": "one server jar with ALBUMSTORE_BENCH_ENDPOINTS=true; client: --threads $THREADS, $REQUESTS requests, --no-verify, no broker sampling, JVM $CLIENT_JAVA_OPTS; wrk: 2 threads, $THREADS connections, the same mix (bench/wrk/client-mix.lua) for $SECS s",
+json.dump({"machine": m, "command": "CLIENT_COST_WARMUP=$WARMUP bench/client-cost.sh $REPS $THREADS $SECS $REQUESTS $MEM_SIZES",
+  "setup": "one server jar with ALBUMSTORE_BENCH_ENDPOINTS=true; client: --threads $THREADS, $REQUESTS requests after --warmup-iterations $WARMUP (memory runs: none), --no-verify, no broker sampling, JVM $CLIENT_JAVA_OPTS; wrk: 2 threads, $THREADS connections, the same mix (bench/wrk/client-mix.lua) for $SECS s",
   "memory": open("$OUT/memory.csv").read()}, open(sys.argv[2], "w"))
 PY
 python3 "$BENCH_DIR/benchstat.py" summarize "$OUT" --group tool --metrics rps,p50_ms,p99_ms,rss_peak_mb \

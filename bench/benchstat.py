@@ -11,7 +11,7 @@ sides of each ratio come from the same moment of a noisy machine, then summarise
                [--chart bars|lines --x COL --y rps --title T]
 writes DIR/summary.json and DIR/chart.svg, prints a table.
 """
-import argparse, csv, json, math, os, statistics, sys
+import argparse, csv, json, math, os, re, statistics, sys
 
 T95 = {1: 12.706, 2: 4.303, 3: 3.182, 4: 2.776, 5: 2.571, 6: 2.447, 7: 2.365, 8: 2.306, 9: 2.262,
        10: 2.228, 15: 2.131, 20: 2.086, 30: 2.042}
@@ -227,7 +227,8 @@ def main():
     elif a.chart == "lines":
         series = {}
         for g, ms in summ.items():
-            parts = dict(p.split("=", 1) for p in g.split(" "))
+            # "k=v k2=v2", where a value may itself hold spaces ("client_args=--warmup-iterations 20")
+            parts = dict(re.findall(r"(\w+)=(.*?)(?= \w+=|$)", g))
             xv = float(parts.pop(a.x))
             name = " ".join(f"{k}={v}" for k, v in parts.items()) or y
             s = ms[y]

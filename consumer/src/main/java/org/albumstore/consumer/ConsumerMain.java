@@ -10,14 +10,14 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeoutException;
 import org.albumstore.common.config.AmqpSettings;
 import org.albumstore.common.config.DatabaseSettings;
-import org.albumstore.common.config.Defaults;
 import org.albumstore.common.config.Env;
-import org.albumstore.common.config.Keys;
+import org.albumstore.common.config.ServiceOptions;
 import org.albumstore.consumer.metrics.MetricsSettings;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -39,57 +39,9 @@ import picocli.CommandLine.Spec;
 public final class ConsumerMain implements Callable<Integer> {
   private static final Logger LOG = LoggerFactory.getLogger(ConsumerMain.class);
 
-  /**
-   * {@link Defaults#AMQP_URI} with '%' doubled: picocli runs descriptions through String.format,
-   * and an annotation needs a constant. ConsumerMainTest checks the two stay equal.
-   */
-  static final String AMQP_URI_DEFAULT_IN_HELP = "amqp://guest:guest@127.0.0.1:5672/%%2F";
-
   @Spec CommandSpec spec;
 
-  @Option(
-      names = "--amqp-uri",
-      paramLabel = "URI",
-      description =
-          "Broker URI, amqp:// or amqps:// (TLS), with credentials and vhost. Env "
-              + Keys.AMQP_URI
-              + ". Default: "
-              + AMQP_URI_DEFAULT_IN_HELP)
-  String amqpUri;
-
-  @Option(
-      names = "--queue",
-      description = "Durable queue to consume. Env " + Keys.QUEUE + ". Default: " + Defaults.QUEUE)
-  String queue;
-
-  @Option(
-      names = "--queue-type",
-      paramLabel = "classic|quorum",
-      description =
-          "Queue type used when declaring the queue. Env "
-              + Keys.QUEUE_TYPE
-              + ". Default: "
-              + Defaults.QUEUE_TYPE)
-  String queueType;
-
-  @Option(
-      names = "--jdbc-url",
-      paramLabel = "URL",
-      description = "PostgreSQL JDBC URL. Env " + Keys.JDBC_URL + ". Default: " + Defaults.JDBC_URL)
-  String jdbcUrl;
-
-  @Option(
-      names = "--db-user",
-      description = "Database user. Env " + Keys.DB_USER + ". Default: " + Defaults.DB_USER)
-  String dbUser;
-
-  @Option(
-      names = "--db-password",
-      description =
-          "Database password (prefer the environment variable: flags show in ps). Env "
-              + Keys.DB_PASSWORD
-              + ". Default: (empty)")
-  String dbPassword;
+  @Mixin ServiceOptions service = new ServiceOptions();
 
   @Option(
       names = "--connections",
@@ -200,12 +152,7 @@ public final class ConsumerMain implements Callable<Integer> {
   /** The flags given, keyed by the environment variable each overrides. */
   Map<String, String> overrides() {
     Map<String, String> m = new HashMap<>();
-    m.put(Keys.AMQP_URI, amqpUri);
-    m.put(Keys.QUEUE, queue);
-    m.put(Keys.QUEUE_TYPE, queueType);
-    m.put(Keys.JDBC_URL, jdbcUrl);
-    m.put(Keys.DB_USER, dbUser);
-    m.put(Keys.DB_PASSWORD, dbPassword);
+    service.putGiven(m);
     m.put(ConsumerSettings.CONNECTIONS, connections);
     m.put(ConsumerSettings.CHANNELS, channels);
     m.put(ConsumerSettings.PREFETCH, prefetch);

@@ -13,6 +13,7 @@ import org.albumstore.common.config.DatabaseSettings;
 import org.albumstore.common.event.EventCodec;
 import org.albumstore.common.event.Vote;
 import org.albumstore.common.event.WriteBatch;
+import org.albumstore.common.testing.TcpProxy;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInfo;
@@ -54,7 +55,7 @@ class ConsumerOutageIT {
       throws Exception {
     f = Fixture.create(info.getTestMethod().orElseThrow().getName());
     URI pg = URI.create(f.db.jdbcUrl().substring("jdbc:".length()));
-    proxy = new TcpProxy(pg.getHost(), pg.getPort()).start();
+    proxy = TcpProxy.start(pg.getHost(), pg.getPort());
     DatabaseSettings viaProxy =
         new DatabaseSettings(
             f.db.jdbcUrl().replace(":" + pg.getPort() + "/", ":" + proxy.port() + "/"),
@@ -65,13 +66,13 @@ class ConsumerOutageIT {
     f.publishAll(singleLikes(200, 5));
     await("first 200 applied", WAIT, () -> f.totalReviews() == 200);
 
-    proxy.stop();
+    proxy.cut();
     f.publishAll(singleLikes(300, 5));
     Thread.sleep(2_000); // several failed attempts and back-offs
     assertThat(consumer.counters().messagesApplied()).isEqualTo(200);
     assertThat(f.totalReviews()).isEqualTo(200);
 
-    proxy.start();
+    proxy.restore();
     await("all 500 applied", WAIT, () -> f.totalReviews() == 500);
     await("queue drained", WAIT, () -> f.ready() == 0);
     for (int album = 0; album < 5; album++) {
@@ -85,7 +86,7 @@ class ConsumerOutageIT {
       throws Exception {
     f = Fixture.create(info.getTestMethod().orElseThrow().getName());
     URI broker = URI.create(f.amqp.uri());
-    proxy = new TcpProxy(broker.getHost(), broker.getPort()).start();
+    proxy = TcpProxy.start(broker.getHost(), broker.getPort());
     AmqpSettings viaProxy =
         new AmqpSettings(
             f.amqp.uri().replace(":" + broker.getPort() + "/", ":" + proxy.port() + "/"),

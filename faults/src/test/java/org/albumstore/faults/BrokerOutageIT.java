@@ -13,7 +13,7 @@ import org.albumstore.faults.harness.Finish;
 import org.albumstore.faults.harness.LoadChecks;
 import org.albumstore.faults.harness.Stack;
 import org.albumstore.faults.harness.Summary;
-import org.albumstore.faults.harness.TcpProxy;
+import org.albumstore.common.testing.TcpProxy;
 import org.albumstore.faults.harness.WriteLoad;
 import org.apache.hc.core5.util.Timeout;
 import org.junit.jupiter.api.Test;

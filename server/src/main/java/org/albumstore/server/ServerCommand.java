@@ -6,7 +6,9 @@ import java.util.concurrent.Callable;
 import org.albumstore.common.config.Defaults;
 import org.albumstore.common.config.Env;
 import org.albumstore.common.config.Keys;
+import org.albumstore.common.config.ServiceOptions;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -26,8 +28,6 @@ import picocli.CommandLine.Option;
       "Stops cleanly on SIGTERM / Ctrl-C."
     })
 final class ServerCommand implements Callable<Integer> {
-  static final String AMQP_URI_IN_HELP = "amqp://guest:guest@127.0.0.1:5672/%%2F";
-
   @Option(
       names = "--port",
       paramLabel = "PORT",
@@ -48,54 +48,7 @@ final class ServerCommand implements Callable<Integer> {
               + ServerSettings.DEFAULT_HTTP_THREADS)
   Integer httpThreads;
 
-  @Option(
-      names = "--amqp-uri",
-      paramLabel = "URI",
-      // '%' is doubled for picocli's formatting; ServerCommandTest checks the help shows the
-      // default.
-      description =
-          "Broker URI, amqp:// or amqps:// (env "
-              + Keys.AMQP_URI
-              + "). Default: "
-              + ServerCommand.AMQP_URI_IN_HELP)
-  String amqpUri;
-
-  @Option(
-      names = "--queue",
-      paramLabel = "NAME",
-      description =
-          "Queue (and exchange) of the writes (env " + Keys.QUEUE + "). Default: " + Defaults.QUEUE)
-  String queue;
-
-  @Option(
-      names = "--queue-type",
-      paramLabel = "TYPE",
-      description =
-          "classic or quorum (env " + Keys.QUEUE_TYPE + "). Default: " + Defaults.QUEUE_TYPE)
-  String queueType;
-
-  @Option(
-      names = "--jdbc-url",
-      paramLabel = "URL",
-      description =
-          "PostgreSQL JDBC URL for the reads (env "
-              + Keys.JDBC_URL
-              + "). Default: "
-              + Defaults.JDBC_URL)
-  String jdbcUrl;
-
-  @Option(
-      names = "--db-user",
-      paramLabel = "USER",
-      description = "Database user (env " + Keys.DB_USER + "). Default: " + Defaults.DB_USER)
-  String dbUser;
-
-  @Option(
-      names = "--db-password",
-      paramLabel = "PASSWORD",
-      description =
-          "Database password; prefer the env variable " + Keys.DB_PASSWORD + ". Default: empty")
-  String dbPassword;
+  @Mixin ServiceOptions service = new ServiceOptions();
 
   @Option(
       names = "--db-pool-size",
@@ -190,12 +143,7 @@ final class ServerCommand implements Callable<Integer> {
     Map<String, String> m = new HashMap<>();
     put(m, Keys.HTTP_PORT, port);
     put(m, ServerSettings.HTTP_THREADS, httpThreads);
-    put(m, Keys.AMQP_URI, amqpUri);
-    put(m, Keys.QUEUE, queue);
-    put(m, Keys.QUEUE_TYPE, queueType);
-    put(m, Keys.JDBC_URL, jdbcUrl);
-    put(m, Keys.DB_USER, dbUser);
-    put(m, Keys.DB_PASSWORD, dbPassword);
+    service.putGiven(m);
     put(m, ServerSettings.DB_POOL_SIZE, dbPoolSize);
     put(m, ServerSettings.PUBLISH_CHANNELS, publishChannels);
     put(m, ServerSettings.PUBLISH_BATCH_MAX, publishBatchMax);

@@ -1,5 +1,7 @@
 package org.albumstore.faults.harness;
 
+import org.albumstore.common.testing.TcpProxy;
+
 import java.net.URI;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;

@@ -1,5 +1,7 @@
 package org.albumstore.faults.harness;
 
+import org.albumstore.common.testing.TcpProxy;
+
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;

@@ -1,4 +1,4 @@
-package org.albumstore.faults.harness;
+package org.albumstore.common.testing;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -18,8 +18,12 @@ import java.util.concurrent.ConcurrentHashMap;
  * <ul>
  *   <li>{@link #cut()}: resets every open connection and refuses new ones (connection refused), as
  *       when the service's host goes away;
- *   <li>{@link #restore()}: accepts again, on the same port, so the component's URL stays valid.
+ *   <li>{@link #restore()}: accepts again, on the same port, so the component's URL stays valid;
+ *   <li>{@link #dropConnections()}: resets every open connection but goes on accepting, as when a
+ *       network path fails for a moment.
  * </ul>
+ *
+ * <p>Shared by the consumer's outage tests and the faults module.
  */
 public final class TcpProxy implements AutoCloseable {
   private final String targetHost;
@@ -48,7 +52,7 @@ public final class TcpProxy implements AutoCloseable {
     s.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 512);
     port = s.getLocalPort();
     server = s;
-    Thread t = new Thread(() -> acceptLoop(s), "faults-proxy-accept-" + port);
+    Thread t = new Thread(() -> acceptLoop(s), "test-proxy-accept-" + port);
     t.setDaemon(true);
     t.start();
     return this;
@@ -99,7 +103,7 @@ public final class TcpProxy implements AutoCloseable {
                 close(to);
               }
             },
-            "faults-proxy-pump-" + port);
+            "test-proxy-pump-" + port);
     t.setDaemon(true);
     t.start();
   }
@@ -107,6 +111,11 @@ public final class TcpProxy implements AutoCloseable {
   /** Refuses new connections and resets the open ones: the service is gone for the component. */
   public synchronized void cut() {
     close(server);
+    dropConnections();
+  }
+
+  /** Resets every open connection; new ones are still accepted. */
+  public void dropConnections() {
     for (Socket s : sockets) {
       reset(s);
     }

@@ -1,5 +1,7 @@
 package org.albumstore.server;
 
+import static org.albumstore.common.config.ServiceOptions.putIfGiven;
+
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -141,22 +143,16 @@ final class ServerCommand implements Callable<Integer> {
   /** The flags that were given, under their variable names. */
   Map<String, String> overrides() {
     Map<String, String> m = new HashMap<>();
-    put(m, Keys.HTTP_PORT, port);
-    put(m, ServerSettings.HTTP_THREADS, httpThreads);
+    putIfGiven(m, Keys.HTTP_PORT, port);
+    putIfGiven(m, ServerSettings.HTTP_THREADS, httpThreads);
     service.putGiven(m);
-    put(m, ServerSettings.DB_POOL_SIZE, dbPoolSize);
-    put(m, ServerSettings.PUBLISH_CHANNELS, publishChannels);
-    put(m, ServerSettings.PUBLISH_BATCH_MAX, publishBatchMax);
-    put(m, ServerSettings.PUBLISH_BATCH_BYTES, publishBatchBytes);
-    put(m, ServerSettings.CONFIRM_TIMEOUT_MS, confirmTimeoutMs);
-    put(m, ServerSettings.PUBLISH_QUEUE_MAX, publishQueueMax);
-    put(m, ServerSettings.MAX_IMAGE_BYTES, maxImageBytes);
+    putIfGiven(m, ServerSettings.DB_POOL_SIZE, dbPoolSize);
+    putIfGiven(m, ServerSettings.PUBLISH_CHANNELS, publishChannels);
+    putIfGiven(m, ServerSettings.PUBLISH_BATCH_MAX, publishBatchMax);
+    putIfGiven(m, ServerSettings.PUBLISH_BATCH_BYTES, publishBatchBytes);
+    putIfGiven(m, ServerSettings.CONFIRM_TIMEOUT_MS, confirmTimeoutMs);
+    putIfGiven(m, ServerSettings.PUBLISH_QUEUE_MAX, publishQueueMax);
+    putIfGiven(m, ServerSettings.MAX_IMAGE_BYTES, maxImageBytes);
     return m;
-  }
-
-  private static void put(Map<String, String> m, String key, Object value) {
-    if (value != null) {
-      m.put(key, value.toString());
-    }
   }
 }

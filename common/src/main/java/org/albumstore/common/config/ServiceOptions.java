@@ -72,17 +72,18 @@ public final class ServiceOptions {
 
   /** Puts the flags that were given into {@code overrides}, under their variable names. */
   public void putGiven(Map<String, String> overrides) {
-    put(overrides, Keys.AMQP_URI, amqpUri);
-    put(overrides, Keys.QUEUE, queue);
-    put(overrides, Keys.QUEUE_TYPE, queueType);
-    put(overrides, Keys.JDBC_URL, jdbcUrl);
-    put(overrides, Keys.DB_USER, dbUser);
-    put(overrides, Keys.DB_PASSWORD, dbPassword);
+    putIfGiven(overrides, Keys.AMQP_URI, amqpUri);
+    putIfGiven(overrides, Keys.QUEUE, queue);
+    putIfGiven(overrides, Keys.QUEUE_TYPE, queueType);
+    putIfGiven(overrides, Keys.JDBC_URL, jdbcUrl);
+    putIfGiven(overrides, Keys.DB_USER, dbUser);
+    putIfGiven(overrides, Keys.DB_PASSWORD, dbPassword);
   }
 
-  private static void put(Map<String, String> m, String key, String value) {
+  /** Puts {@code value} under {@code key} unless it is null (a flag not given). */
+  public static void putIfGiven(Map<String, String> overrides, String key, Object value) {
     if (value != null) {
-      m.put(key, value);
+      overrides.put(key, value.toString());
     }
   }
 }

@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
+import org.albumstore.common.testing.TcpProxy;
 import org.albumstore.faults.harness.ApiClient;
 import org.albumstore.faults.harness.ApiClient.Reply;
 import org.albumstore.faults.harness.Bodies;
@@ -13,7 +14,6 @@ import org.albumstore.faults.harness.Finish;
 import org.albumstore.faults.harness.LoadChecks;
 import org.albumstore.faults.harness.Stack;
 import org.albumstore.faults.harness.Summary;
-import org.albumstore.common.testing.TcpProxy;
 import org.albumstore.faults.harness.WriteLoad;
 import org.apache.hc.core5.util.Timeout;
 import org.junit.jupiter.api.Test;
@@ -43,8 +43,10 @@ class BrokerOutageIT {
         try {
           load.awaitAcked(load.plannedWrites() / 4, Duration.ofSeconds(60));
           boolean midRun = !load.isDone();
-          long cutAt = System.nanoTime();
           proxy.cut();
+          // The outage starts once cut() has returned (every connection reset, new ones
+          // refused); a write sent while it ran may still have been confirmed, legitimately.
+          long cutAt = System.nanoTime();
           Thread.sleep(OUTAGE.toMillis() / 2);
           Reply healthDuring = api.get("/health");
           Thread.sleep(OUTAGE.toMillis() / 2);

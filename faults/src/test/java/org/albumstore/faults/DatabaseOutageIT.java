@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
 import java.util.Map;
+import org.albumstore.common.testing.TcpProxy;
 import org.albumstore.faults.harness.ApiClient;
 import org.albumstore.faults.harness.Audit;
 import org.albumstore.faults.harness.ConsumerProcess;
@@ -11,7 +12,6 @@ import org.albumstore.faults.harness.Finish;
 import org.albumstore.faults.harness.LoadChecks;
 import org.albumstore.faults.harness.Stack;
 import org.albumstore.faults.harness.Summary;
-import org.albumstore.common.testing.TcpProxy;
 import org.albumstore.faults.harness.WriteLoad;
 import org.apache.hc.core5.util.Timeout;
 import org.junit.jupiter.api.Test;

@@ -74,8 +74,17 @@ public final class TcpProxy implements AutoCloseable {
         Socket upstream = new Socket(targetHost, targetPort);
         client.setTcpNoDelay(true);
         upstream.setTcpNoDelay(true);
-        sockets.add(client);
-        sockets.add(upstream);
+        // Registered under the lock cut() holds: a connection accepted just before a cut is
+        // either reset by it or sees the closed listener here and is reset, never left open.
+        synchronized (this) {
+          if (s.isClosed()) {
+            reset(client);
+            reset(upstream);
+            return;
+          }
+          sockets.add(client);
+          sockets.add(upstream);
+        }
         pump(client, upstream);
         pump(upstream, client);
       } catch (IOException e) {
@@ -115,7 +124,7 @@ public final class TcpProxy implements AutoCloseable {
   }
 
   /** Resets every open connection; new ones are still accepted. */
-  public void dropConnections() {
+  public synchronized void dropConnections() {
     for (Socket s : sockets) {
       reset(s);
     }

@@ -1,12 +1,11 @@
 package org.albumstore.faults.harness;
 
-import org.albumstore.common.testing.TcpProxy;
-
 import java.net.URI;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.albumstore.common.config.AmqpSettings;
 import org.albumstore.common.config.DatabaseSettings;
+import org.albumstore.common.testing.TcpProxy;
 
 /**
  * Where the broker and the database listen, and the same settings pointed at a {@link TcpProxy}

@@ -1,7 +1,5 @@
 package org.albumstore.faults.harness;
 
-import org.albumstore.common.testing.TcpProxy;
-
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -12,6 +10,7 @@ import org.albumstore.common.config.AmqpSettings;
 import org.albumstore.common.config.DatabaseSettings;
 import org.albumstore.common.config.Env;
 import org.albumstore.common.config.Keys;
+import org.albumstore.common.testing.TcpProxy;
 import org.albumstore.common.testing.TestServices;
 import org.albumstore.server.AlbumStoreServer;
 

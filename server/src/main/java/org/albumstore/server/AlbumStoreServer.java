@@ -85,6 +85,10 @@ public final class AlbumStoreServer implements AutoCloseable {
     } catch (IOException e) {
       throw new UncheckedIOException("cannot create Tomcat's working directory", e);
     }
+    // Tomcat sets catalina.home (a JVM-wide property) to the first embedded server's base
+    // directory and re-creates that directory when a later server starts, long after the first one
+    // deleted it: each server points it at its own directory, so nothing is left behind in /tmp.
+    System.setProperty(Globals.CATALINA_HOME_PROP, baseDir.toString());
     Tomcat tomcat = new Tomcat();
     tomcat.setBaseDir(baseDir.toString());
     tomcat.setConnector(connector(settings));

@@ -17,6 +17,7 @@ import org.albumstore.common.config.Env;
 import org.albumstore.common.config.Keys;
 import org.albumstore.server.web.AlbumUpload;
 import org.albumstore.server.web.FallbackServlet;
+import org.apache.catalina.Globals;
 import org.apache.catalina.LifecycleException;
 import org.apache.catalina.LifecycleState;
 import org.apache.catalina.connector.Connector;

@@ -172,6 +172,14 @@ public final class AlbumStoreServer implements AutoCloseable {
       log.warn("Embedded Tomcat did not stop cleanly", e);
     } finally {
       deleteRecursively(baseDir);
+      // Tomcat left catalina.home/base pointing here; a later Tomcat in this JVM would re-create
+      // it.
+      for (String property :
+          new String[] {Globals.CATALINA_HOME_PROP, Globals.CATALINA_BASE_PROP}) {
+        if (baseDir.toString().equals(System.getProperty(property))) {
+          System.clearProperty(property);
+        }
+      }
       stopped.countDown();
       log.info("Album Store stopped");
     }

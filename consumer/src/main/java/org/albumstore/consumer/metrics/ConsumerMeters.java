@@ -1,18 +1,13 @@
 package org.albumstore.consumer.metrics;
 
 import com.zaxxer.hikari.HikariDataSource;
-import com.zaxxer.hikari.metrics.micrometer.MicrometerMetricsTrackerFactory;
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
-import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
-import io.micrometer.prometheusmetrics.PrometheusConfig;
-import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
-import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.function.ToLongFunction;
-import org.albumstore.common.metrics.JvmMeters;
+import org.albumstore.common.metrics.ServiceMeters;
 import org.albumstore.consumer.ConsumerCounters;
 import org.albumstore.consumer.stats.ConsumerMetrics;
 import org.albumstore.consumer.stats.WriteTimings;
@@ -51,9 +46,8 @@ public final class ConsumerMeters implements WriteTimings, AutoCloseable {
   static final String BATCH_APPLY = "albumstore.consumer.batch.apply";
   static final String BATCH_COMMIT = "albumstore.consumer.batch.commit";
 
-  private final PrometheusMeterRegistry registry =
-      new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-  private final JvmGcMetrics gc;
+  private final ServiceMeters meters = new ServiceMeters();
+  private final MeterRegistry registry = meters.registry();
   private final Timer queue;
   private final Timer batchWait;
   private final Timer apply;
@@ -64,21 +58,20 @@ public final class ConsumerMeters implements WriteTimings, AutoCloseable {
   private final DistributionSummary batchMessages;
 
   public ConsumerMeters() {
-    gc = JvmMeters.bind(registry);
     queue = stage("queue", "published -> delivered to the consumer");
     batchWait = stage("batch_wait", "delivered -> its transaction begins");
     apply = stage("apply", "the transaction's statements");
     commit = stage("commit", "the transaction's commit");
     visibility =
-        histogram(Timer.builder(VISIBILITY))
+        ServiceMeters.stageTimer(VISIBILITY)
             .description("Per write: published -> committed, i.e. visible to reads")
             .register(registry);
     batchApply =
-        histogram(Timer.builder(BATCH_APPLY))
+        ServiceMeters.stageTimer(BATCH_APPLY)
             .description("Per transaction: borrow a connection and run the statements")
             .register(registry);
     batchCommit =
-        histogram(Timer.builder(BATCH_COMMIT))
+        ServiceMeters.stageTimer(BATCH_COMMIT)
             .description("Per transaction: the commit")
             .register(registry);
     batchMessages =
@@ -91,17 +84,10 @@ public final class ConsumerMeters implements WriteTimings, AutoCloseable {
   }
 
   private Timer stage(String stage, String what) {
-    return histogram(Timer.builder(STAGE))
+    return ServiceMeters.stageTimer(STAGE)
         .description("Per write, time in one stage after publishing: " + what)
         .tag("stage", stage)
         .register(registry);
-  }
-
-  /** Sub-millisecond stages need buckets below Micrometer's default 1 ms floor. */
-  private static Timer.Builder histogram(Timer.Builder b) {
-    return b.publishPercentileHistogram()
-        .minimumExpectedValue(Duration.ofNanos(20_000))
-        .maximumExpectedValue(Duration.ofSeconds(60));
   }
 
   /** Exposes the running totals as Prometheus counters, read when scraped. */
@@ -133,7 +119,7 @@ public final class ConsumerMeters implements WriteTimings, AutoCloseable {
 
   /** Adds HikariCP's pool metrics (connections active, idle, pending, acquire time, ...). */
   public void bindPool(HikariDataSource pool) {
-    pool.setMetricsTrackerFactory(new MicrometerMetricsTrackerFactory(registry));
+    meters.bindPool(pool);
   }
 
   @Override
@@ -169,12 +155,11 @@ public final class ConsumerMeters implements WriteTimings, AutoCloseable {
 
   /** The current figures in the Prometheus text format. */
   public String scrape() {
-    return registry.scrape();
+    return meters.scrape();
   }
 
   @Override
   public void close() {
-    gc.close();
-    registry.close();
+    meters.close();
   }
 }

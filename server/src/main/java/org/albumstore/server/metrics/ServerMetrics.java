@@ -1,18 +1,14 @@
 package org.albumstore.server.metrics;
 
 import com.zaxxer.hikari.HikariDataSource;
-import com.zaxxer.hikari.metrics.micrometer.MicrometerMetricsTrackerFactory;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
-import io.micrometer.prometheusmetrics.PrometheusConfig;
-import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import jakarta.servlet.DispatcherType;
 import jakarta.servlet.FilterRegistration;
 import jakarta.servlet.ServletContext;
 import jakarta.servlet.ServletRegistration;
 import java.util.EnumSet;
-import org.albumstore.common.metrics.JvmMeters;
+import org.albumstore.common.metrics.ServiceMeters;
 import org.albumstore.server.publish.ConfirmedPublisher;
 import org.albumstore.server.publish.PublishObserver;
 
@@ -39,14 +35,12 @@ public final class ServerMetrics implements AutoCloseable {
   static final String CHANNELS_IN_USE = "albumstore.publish.channels.in.use";
   static final String WAITERS = "albumstore.publish.waiters";
 
-  private final PrometheusMeterRegistry registry =
-      new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-  private final JvmGcMetrics gc;
+  private final ServiceMeters meters = new ServiceMeters();
+  private final MeterRegistry registry = meters.registry();
   private final HttpTimers http;
   private final WriteStages stages;
 
   public ServerMetrics() {
-    gc = JvmMeters.bind(registry);
     http = new HttpTimers(registry);
     stages = new WriteStages(registry);
   }
@@ -58,7 +52,7 @@ public final class ServerMetrics implements AutoCloseable {
 
   /** Adds HikariCP's pool metrics (connections active, idle, pending, acquire time, ...). */
   public void bindPool(HikariDataSource pool) {
-    pool.setMetricsTrackerFactory(new MicrometerMetricsTrackerFactory(registry));
+    meters.bindPool(pool);
   }
 
   /** Adds the channel pool's gauges: size, in use, and writes waiting for a channel. */
@@ -87,7 +81,7 @@ public final class ServerMetrics implements AutoCloseable {
     filter.addMappingForUrlPatterns(EnumSet.of(DispatcherType.REQUEST), false, "/*");
 
     ServletRegistration.Dynamic servlet =
-        sc.addServlet(MetricsServlet.NAME, new MetricsServlet(registry::scrape));
+        sc.addServlet(MetricsServlet.NAME, new MetricsServlet(meters::scrape));
     var conflicts = servlet.addMapping(MetricsServlet.PATH);
     if (!conflicts.isEmpty()) {
       throw new IllegalStateException("cannot map the metrics servlet: " + conflicts);
@@ -100,13 +94,12 @@ public final class ServerMetrics implements AutoCloseable {
 
   /** The current figures in the Prometheus text format. */
   public String scrape() {
-    return registry.scrape();
+    return meters.scrape();
   }
 
   /** Unhooks the GC listeners and closes the registry; after the pool and the publisher. */
   @Override
   public void close() {
-    gc.close();
-    registry.close();
+    meters.close();
   }
 }

@@ -3,8 +3,8 @@ package org.albumstore.server.metrics;
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
-import java.time.Duration;
 import java.util.concurrent.TimeUnit;
+import org.albumstore.common.metrics.ServiceMeters;
 import org.albumstore.server.publish.PendingWrite;
 import org.albumstore.server.publish.PublishObserver;
 
@@ -56,7 +56,7 @@ final class WriteStages implements PublishObserver {
     respond = stage(registry, "respond", "confirm -> response handed to Tomcat");
     complete = stage(registry, "complete", "response handed to Tomcat -> request completed");
     messageConfirm =
-        histogram(Timer.builder(CONFIRM))
+        ServiceMeters.stageTimer(CONFIRM)
             .description("Per broker message: group start -> publisher confirm")
             .register(registry);
     batchWrites =
@@ -69,17 +69,10 @@ final class WriteStages implements PublishObserver {
   }
 
   private static Timer stage(MeterRegistry registry, String stage, String what) {
-    return histogram(Timer.builder(STAGE))
+    return ServiceMeters.stageTimer(STAGE)
         .description("Per confirmed write, time in one stage of the server: " + what)
         .tag("stage", stage)
         .register(registry);
-  }
-
-  /** Sub-millisecond stages need buckets below Micrometer's default 1 ms floor. */
-  private static Timer.Builder histogram(Timer.Builder b) {
-    return b.publishPercentileHistogram()
-        .minimumExpectedValue(Duration.ofNanos(20_000))
-        .maximumExpectedValue(Duration.ofSeconds(30));
   }
 
   void arrived(long nanos) {

@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
-# Album Store: installs a stock Apache Tomcat 11.0 / 10.1 distribution with this project's
-# configuration and albumstore.war, and optionally starts it and waits until /albumstore/health
-# answers. Safe to run again on the same target: a running Tomcat there is stopped first, and the
-# distribution, configuration and WAR are laid out anew (logs/ is kept).
+# Album Store: installs a stock Apache Tomcat 11.0 / 10.1 / 9.0 distribution with this project's
+# configuration and the WAR built for it (albumstore.war for 10.1 and 11, jakarta.servlet;
+# albumstore-javax.war for 9.0, javax.servlet), and optionally starts it and waits until
+# /albumstore/health answers. Safe to run again on the same target: a running Tomcat there is stopped
+# first, and the distribution, configuration and WAR are laid out anew (logs/ is kept).
 #
-#   install.sh --tomcat apache-tomcat-11.0.24.tar.gz --war albumstore.war --target /opt/tomcat \
+#   install.sh --tomcat apache-tomcat-11.0.24.tar.gz --war server/target --target /opt/tomcat \
 #              [--port 8080] [--address 0.0.0.0] [--env-file albumstore.env] \
 #              [--start | --systemd [--user tomcat]] [--wait 180]
 #
@@ -21,9 +22,13 @@ usage() {
 Usage: install.sh --tomcat TARBALL --war WAR --target DIR [options]
 
 Required:
-  --tomcat FILE     Apache Tomcat 11.0 or 10.1 distribution (apache-tomcat-*.tar.gz, or Maven
+  --tomcat FILE     Apache Tomcat 11.0, 10.1 or 9.0 distribution (apache-tomcat-*.tar.gz, or Maven
                     Central's org.apache.tomcat:tomcat:<version>:tar.gz)
-  --war FILE        albumstore.war; deployed as webapps/albumstore.war (context /albumstore)
+  --war FILE|DIR    the WAR, deployed as webapps/albumstore.war (context /albumstore). A directory
+                    (e.g. server/target) holds both builds; the one for the Tomcat is taken from it:
+                    albumstore.war for 10.1 and 11 (jakarta.servlet), albumstore-javax.war for 9.0
+                    (javax.servlet). A file must be the build for the Tomcat, or install.sh refuses it
+                    (checked with unzip where installed).
   --target DIR      installation directory (CATALINA_HOME = CATALINA_BASE); created if missing.
                     An existing non-empty directory must be one this script installed.
 Options:
@@ -67,7 +72,7 @@ done
 
 [[ -n $tarball && -n $war && -n $target ]] || { usage >&2; die "--tomcat, --war and --target are required"; }
 [[ -f $tarball ]] || die "no Tomcat distribution at $tarball"
-[[ -f $war ]] || die "no WAR at $war"
+[[ -f $war || -d $war ]] || die "no WAR or directory at $war"
 [[ -z $env_file || -f $env_file ]] || die "no env file at $env_file"
 [[ -z $port || ($port =~ ^[0-9]{1,5}$ && $port -le 65535) ]] || die "--port must be a port number, not '$port'"
 [[ $address =~ ^[0-9A-Za-z.:_-]*$ ]] || die "--address '$address' is not an address"
@@ -78,6 +83,39 @@ if $systemd; then
   user=${user:-tomcat}
 fi
 tar -tzf "$tarball" --wildcards '*/bin/catalina.sh' >/dev/null 2>&1 || die "$tarball is not a Tomcat distribution"
+
+# --- which WAR for which Tomcat ------------------------------------------------------------------
+# Tomcat 9 implements the Servlet API as javax.servlet, Tomcat 10.1 and 11 as jakarta.servlet: each
+# needs the application built for its namespace (server/README.md). The version comes from the
+# distribution's RELEASE-NOTES, so it is known before anything is stopped or replaced.
+tomcat_version=$(tar -xzOf "$tarball" --wildcards '*/RELEASE-NOTES' 2>/dev/null \
+  | sed -n '/Apache Tomcat Version [0-9]/{s/.*Apache Tomcat Version \([0-9][0-9.]*\).*/\1/p;q;}' || true)
+case ${tomcat_version%%.*} in
+  9) servlet_api=javax war_name=albumstore-javax.war ;;
+  10 | 11) servlet_api=jakarta war_name=albumstore.war ;;
+  "") die "cannot tell the Tomcat version of $tarball (no RELEASE-NOTES in it)" ;;
+  *) die "Tomcat $tomcat_version is not supported (9.0, 10.1 and 11.0 are)" ;;
+esac
+if [[ -d $war ]]; then
+  [[ -f $war/$war_name ]] || die "no $war_name in $war: Tomcat $tomcat_version needs the $servlet_api.servlet build"
+  war=$war/$war_name
+fi
+# The namespace web.xml declares says which build a WAR is: Java EE (xmlns.jcp.org) for javax,
+# Jakarta EE (jakarta.ee) for jakarta.
+if command -v unzip >/dev/null; then
+  descriptor=$(unzip -p "$war" WEB-INF/web.xml 2>/dev/null || true)
+  case $descriptor in
+    *xmlns.jcp.org/xml/ns/javaee*) war_api=javax ;;
+    *jakarta.ee/xml/ns/jakartaee*) war_api=jakarta ;;
+    *) die "$war has no Java EE or Jakarta EE WEB-INF/web.xml: not an Album Store WAR" ;;
+  esac
+  if [[ $war_api != "$servlet_api" ]]; then
+    die "$war is the $war_api.servlet build; Tomcat $tomcat_version needs the $servlet_api.servlet one, $war_name"
+  fi
+else
+  echo "install.sh: no unzip on this machine: not checking that $war is the $servlet_api.servlet build"
+fi
+echo "install.sh: Tomcat $tomcat_version implements $servlet_api.servlet: installing $war"
 
 # Absolute paths: the systemd unit and the marker file name them.
 tarball=$(realpath "$tarball")

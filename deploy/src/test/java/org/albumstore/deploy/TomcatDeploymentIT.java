@@ -39,19 +39,22 @@ import org.albumstore.consumer.ConsumerCounters;
 import org.albumstore.consumer.ConsumerSettings;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Named;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * The deployment an operator does, end to end: {@code tomcat/install.sh} lays out a stock Tomcat
  * distribution from Maven Central with this folder's server.xml and setenv.sh, deploys the
- * reactor's {@code albumstore.war} and starts it; the consumer (in this JVM) applies what the
- * installed server publishes, and the load client's own verification proves that every acknowledged
- * write was stored exactly once. Then the upload limits of the installed connector: images up to
- * the application's 10 MiB limit pass even when sent as a part without a file name (which Tomcat
- * counts against maxPostSize), larger ones get the application's JSON 413. Finally {@code
- * catalina.sh stop 30 -force} stops it.
+ * reactor's WAR for it ({@code albumstore.war} on Tomcat 11 and 10.1, {@code albumstore-javax.war}
+ * on Tomcat 9.0) and starts it; the consumer (in this JVM) applies what the installed server
+ * publishes, and the load client's own verification proves that every acknowledged write was stored
+ * exactly once. Then the upload limits of the installed connector: images up to the application's
+ * 10 MiB limit pass even when sent as a part without a file name (which Tomcat counts against
+ * maxPostSize), larger ones get the application's JSON 413. Finally {@code catalina.sh stop 30
+ * -force} stops it.
  *
  * <p>Each Tomcat version gets a queue of its own; broker and database come from {@link
  * TestServices} (local, or embedded with {@code -Dalbumstore.test.embedded=true}).
@@ -59,8 +62,15 @@ import org.junit.jupiter.params.provider.MethodSource;
 @Timeout(value = 240, unit = TimeUnit.SECONDS)
 class TomcatDeploymentIT {
   private static final Path DEPLOY_DIR = Path.of(property("albumstore.it.deployDir", "."));
+
+  /** The jakarta.servlet build, for Tomcat 10.1 and 11. */
   private static final Path WAR =
       Path.of(property("albumstore.it.war", "../server/target/albumstore.war"));
+
+  /** The javax.servlet build of the same application, for Tomcat 9.0. */
+  private static final Path JAVAX_WAR =
+      Path.of(property("albumstore.it.javaxWar", "../server/target/albumstore-javax.war"));
+
   private static final Path DISTRIBUTIONS =
       Path.of(property("albumstore.it.tomcat.dir", "target/tomcat-dist"));
   private static final Path WORK = Path.of(property("albumstore.it.workDir", "target"));
@@ -80,27 +90,39 @@ class TomcatDeploymentIT {
     return System.getProperty(name, fallback);
   }
 
-  /** The Tomcat versions whose tarballs the pom copies into target/ before the ITs. */
-  static Stream<String> versions() {
+  /**
+   * The Tomcat versions whose tarballs the pom copies into target/ before the ITs, each with the
+   * WAR an operator installs into it (deploy/README.md's table).
+   */
+  static Stream<Arguments> versions() {
     return Arrays.stream(property("albumstore.it.tomcat.versions", "11.0.24").split(","))
         .map(String::strip)
-        .filter(v -> !v.isEmpty());
+        .filter(v -> !v.isEmpty())
+        .map(v -> Arguments.of(v, named(v.startsWith("9.") ? JAVAX_WAR : WAR)));
+  }
+
+  /** Shown by its file name in the test's name, passed as the path. */
+  private static Named<Path> named(Path war) {
+    return Named.of(war.getFileName().toString(), war);
   }
 
   @BeforeAll
-  static void theWarIsBuilt() {
-    if (!Files.isRegularFile(WAR)) {
-      fail(
-          "No WAR at "
-              + WAR.toAbsolutePath().normalize()
-              + ": build the server module first (from the repository root: mvn -pl server"
-              + " package, or a reactor build that includes server before deploy)");
+  static void theWarsAreBuilt() {
+    for (Path war : List.of(WAR, JAVAX_WAR)) {
+      if (!Files.isRegularFile(war)) {
+        fail(
+            "No WAR at "
+                + war.toAbsolutePath().normalize()
+                + ": build the server module first (from the repository root: mvn -pl server"
+                + " package, or a reactor build that includes server before deploy)");
+      }
     }
   }
 
-  @ParameterizedTest(name = "Tomcat {0}")
+  @ParameterizedTest(name = "Tomcat {0} with {1}")
   @MethodSource("versions")
-  void installedTomcatServesTheLoadAndImagesUpToTheLimit(String version) throws Exception {
+  void installedTomcatServesTheLoadAndImagesUpToTheLimit(String version, Path war)
+      throws Exception {
     Path tarball = DISTRIBUTIONS.resolve("tomcat-" + version + ".tar.gz");
     assertThat(tarball)
         .as("copied by maven-dependency-plugin in pre-integration-test; run through mvn verify")
@@ -113,7 +135,7 @@ class TomcatDeploymentIT {
         TomcatInstallation.install(
             DEPLOY_DIR,
             tarball,
-            WAR,
+            war,
             WORK.resolve("it-tomcat/" + version).toAbsolutePath(),
             freePort(),
             envFile,
@@ -121,6 +143,7 @@ class TomcatDeploymentIT {
     assertThat(tomcat.installResult().output())
         // version.sh says e.g. "11.0.24.0" for 11.0.24.
         .containsPattern("Apache Tomcat " + Pattern.quote(version) + "(\\.0)? laid out")
+        .contains("installing " + war)
         .contains("Album Store is up at " + tomcat.baseUrl());
     // setenv.sh turned the env file's TOMCAT_* lines into JVM flags and connector properties.
     assertThat(tomcat.jvmArguments()).contains("-Xmx256m", "-Dalbumstore.http.maxThreads=64");

@@ -1,7 +1,6 @@
 package org.albumstore.deploy;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.fail;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.ByteArrayOutputStream;
@@ -18,7 +17,6 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -26,7 +24,6 @@ import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import java.util.regex.Pattern;
-import java.util.stream.Stream;
 import org.albumstore.client.ClientMain;
 import org.albumstore.client.ClientResult;
 import org.albumstore.client.report.RunSummary;
@@ -39,10 +36,8 @@ import org.albumstore.consumer.ConsumerCounters;
 import org.albumstore.consumer.ConsumerSettings;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Named;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
@@ -63,16 +58,6 @@ import org.junit.jupiter.params.provider.MethodSource;
 class TomcatDeploymentIT {
   private static final Path DEPLOY_DIR = Path.of(property("albumstore.it.deployDir", "."));
 
-  /** The jakarta.servlet build, for Tomcat 10.1 and 11. */
-  private static final Path WAR =
-      Path.of(property("albumstore.it.war", "../server/target/albumstore.war"));
-
-  /** The javax.servlet build of the same application, for Tomcat 9.0. */
-  private static final Path JAVAX_WAR =
-      Path.of(property("albumstore.it.javaxWar", "../server/target/albumstore-javax.war"));
-
-  private static final Path DISTRIBUTIONS =
-      Path.of(property("albumstore.it.tomcat.dir", "target/tomcat-dist"));
   private static final Path WORK = Path.of(property("albumstore.it.workDir", "target"));
 
   private static final int THREADS = 8;
@@ -90,43 +75,16 @@ class TomcatDeploymentIT {
     return System.getProperty(name, fallback);
   }
 
-  /**
-   * The Tomcat versions whose tarballs the pom copies into target/ before the ITs, each with the
-   * WAR an operator installs into it (deploy/README.md's table).
-   */
-  static Stream<Arguments> versions() {
-    return Arrays.stream(property("albumstore.it.tomcat.versions", "11.0.24").split(","))
-        .map(String::strip)
-        .filter(v -> !v.isEmpty())
-        .map(v -> Arguments.of(v, named(v.startsWith("9.") ? JAVAX_WAR : WAR)));
-  }
-
-  /** Shown by its file name in the test's name, passed as the path. */
-  private static Named<Path> named(Path war) {
-    return Named.of(war.getFileName().toString(), war);
-  }
-
   @BeforeAll
   static void theWarsAreBuilt() {
-    for (Path war : List.of(WAR, JAVAX_WAR)) {
-      if (!Files.isRegularFile(war)) {
-        fail(
-            "No WAR at "
-                + war.toAbsolutePath().normalize()
-                + ": build the server module first (from the repository root: mvn -pl server"
-                + " package, or a reactor build that includes server before deploy)");
-      }
-    }
+    Distributions.requireTheWars();
   }
 
   @ParameterizedTest(name = "Tomcat {0} with {1}")
-  @MethodSource("versions")
+  @MethodSource("org.albumstore.deploy.Distributions#versionsWithTheirWars")
   void installedTomcatServesTheLoadAndImagesUpToTheLimit(String version, Path war)
       throws Exception {
-    Path tarball = DISTRIBUTIONS.resolve("tomcat-" + version + ".tar.gz");
-    assertThat(tarball)
-        .as("copied by maven-dependency-plugin in pre-integration-test; run through mvn verify")
-        .isRegularFile();
+    Path tarball = Distributions.tarball(version);
     amqp = TestServices.declare(TestServices.amqp("deploy.tomcat-" + version));
     DatabaseSettings db = TestServices.database();
     Path envFile = writeEnvFile(WORK.resolve("it-env/tomcat-" + version + ".env"), amqp, db);

@@ -1,5 +1,5 @@
 # shellcheck shell=sh
-# Album Store: bin/setenv.sh for Apache Tomcat 11.0 / 10.1. catalina.sh sources this file (with
+# Album Store: bin/setenv.sh for Apache Tomcat 11.0 / 10.1 / 9.0. catalina.sh sources this file (with
 # /bin/sh) before every start, run and stop, so it must stay POSIX sh and must not exit.
 #
 # It holds no settings of its own: every value comes from an env file of NAME=value lines,

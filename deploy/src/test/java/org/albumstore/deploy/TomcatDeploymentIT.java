@@ -33,6 +33,7 @@ import org.albumstore.client.report.RunSummary;
 import org.albumstore.common.config.AmqpSettings;
 import org.albumstore.common.config.DatabaseSettings;
 import org.albumstore.common.config.Env;
+import org.albumstore.common.testing.ExternalTools;
 import org.albumstore.common.testing.TestServices;
 import org.albumstore.consumer.AlbumStoreConsumer;
 import org.albumstore.consumer.ConsumerCounters;
@@ -95,6 +96,15 @@ class TomcatDeploymentIT {
               + WAR.toAbsolutePath().normalize()
               + ": build the server module first (from the repository root: mvn -pl server"
               + " package, or a reactor build that includes server before deploy)");
+    }
+  }
+
+  /** install.sh is a bash script that unpacks with tar and waits for the health URL with curl. */
+  @BeforeAll
+  static void theToolsOfInstallShAreInstalled() {
+    ExternalTools tools = ExternalTools.of(Scripts.cleanEnvironment());
+    for (String tool : List.of("bash", "tar", "curl")) {
+      tools.require(tool, "the Tomcat installation by deploy/tomcat/install.sh");
     }
   }
 

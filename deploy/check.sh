@@ -2,7 +2,9 @@
 # Album Store: static checks of deploy/ that need no AWS and no running server.
 #   - shellcheck on every shell script (including setenv.sh, which is POSIX sh);
 #   - cfn-lint (AWS's CloudFormation linter, against AWS's resource schemas) on the template, once
-#     per parameter combination deploy/README.md offers, warnings and notices included;
+#     per parameter combination deploy/README.md offers, warnings and notices included, with this
+#     project's two cfn-lint rules (aws/cfn-lint-rules: the template's Rules and every
+#     AllowedPattern hold for the values given, which cfn-lint 1.51 does not evaluate);
 #   - tomcat/server.xml is well-formed XML (the JDK's parser: java is all it needs).
 # A linter that is not installed skips its check with one line, so a machine with only a JDK can
 # run this; with CI=true a missing linter fails the run instead. Installing them:
@@ -46,13 +48,14 @@ combinations=(
   "smoke test: mq.t3.micro broker|BrokerInstanceType=mq.t3.micro"
   "larger instances|ServerInstanceType=c7i.large ConsumerInstanceType=t3.medium ClientInstanceType=c7i.xlarge DbInstanceClass=db.m7g.large ConsumerCount=3"
 )
+lint=(cfn-lint --non-zero-exit-code informational --append-rules aws/cfn-lint-rules)
 if have cfn-lint "lint of aws/template.yaml"; then
   # Without parameters: every combination of the template's conditions that its Rules allow.
-  cfn-lint --non-zero-exit-code informational -- aws/template.yaml
+  "${lint[@]}" -- aws/template.yaml
   echo "cfn-lint: aws/template.yaml: all condition combinations"
   for combination in "${combinations[@]}"; do
     read -r -a values <<<"${combination#*|}"
-    cfn-lint --non-zero-exit-code informational --parameters "${required[@]}" "${values[@]}" -- aws/template.yaml
+    "${lint[@]}" --parameters "${required[@]}" "${values[@]}" -- aws/template.yaml
     echo "cfn-lint: aws/template.yaml: ${combination%%|*}${values[*]:+ (${values[*]})}"
   done
 fi

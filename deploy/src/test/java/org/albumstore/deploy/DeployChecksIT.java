@@ -14,6 +14,8 @@ import java.util.stream.Stream;
 import org.albumstore.common.testing.ExternalTools;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * {@code check.sh}, the static checks of this folder, as part of the build: shellcheck on every
@@ -27,6 +29,8 @@ class DeployChecksIT {
       Path.of(System.getProperty("albumstore.it.deployDir", "."));
   private static final Path LOG =
       Path.of(System.getProperty("albumstore.it.workDir", "target"), "it-logs", "check.log");
+  private static final Path TEMPLATE = DEPLOY_DIR.resolve("aws/template.yaml");
+  private static final Path RULES = DEPLOY_DIR.resolve("aws/cfn-lint-rules");
   private static final Duration TIMEOUT = Duration.ofMinutes(4);
   private static final String LINT = "cfn-lint: aws/template.yaml: ";
 
@@ -121,38 +125,61 @@ class DeployChecksIT {
   }
 
   /**
-   * The lint can fail: on the defect that made CloudFormation reject the stack (an unquoted comma
-   * in a flow mapping, which ends the value and adds an unknown property) and on a parameter value
-   * the template does not allow.
+   * The lint can fail: on the defect that made CloudFormation reject the stack, an unquoted comma
+   * in a flow mapping, which ends the value and adds an unknown property.
    */
   @Test
-  void cfnLintRejectsTheUnquotedCommaAndAParameterValueTheTemplateDoesNotAllow(@TempDir Path dir)
-      throws Exception {
+  void cfnLintRejectsTheUnquotedCommaThatBrokeTheStack(@TempDir Path dir) throws Exception {
     Map<String, String> env = Scripts.cleanEnvironment();
     ExternalTools.of(env).require("cfn-lint", "the proof that cfn-lint finds template defects");
-    Path template = DEPLOY_DIR.resolve("aws/template.yaml");
-    String text = Files.readString(template);
+    String text = Files.readString(TEMPLATE);
     String quoted = "Description: \"psql (schema, checks) from the client\"}";
     assertThat(text).contains(quoted);
     Path broken =
         Files.writeString(
             dir.resolve("template.yaml"), text.replace(quoted, quoted.replace("\"", "")));
 
-    Scripts.Result unquoted = cfnLint(env, broken.toString());
-    assertThat(unquoted.exitCode()).isNotZero();
-    assertThat(unquoted.output()).contains("E3002").contains("checks) from the client");
+    Scripts.Result r = cfnLint(env, broken.toString());
 
-    Scripts.Result wrongType =
-        cfnLint(
-            env,
-            "--parameters",
-            "AllowedCidr=203.0.113.7/32",
-            "ArtifactBucket=albumstore-artifacts",
-            "BrokerInstanceType=mq.m5.xlarge",
-            "--",
-            template.toString());
-    assertThat(wrongType.exitCode()).isNotZero();
-    assertThat(wrongType.output()).contains("E2900").contains("mq.m5.xlarge");
+    assertThat(r.exitCode()).isNotZero();
+    assertThat(r.output()).contains("E3002").contains("checks) from the client");
+  }
+
+  /**
+   * A combination the template forbids fails before anything is created: CloudFormation checks
+   * AllowedValues, AllowedPattern and Rules first. Offline, cfn-lint checks the AllowedValues
+   * (E2900) and the resource schemas (W1030), and this project's rules (aws/cfn-lint-rules) the
+   * Rules (E9101) and AllowedPattern (E9102).
+   */
+  @ParameterizedTest(name = "{0}")
+  @CsvSource(
+      delimiter = '|',
+      quoteCharacter = '"',
+      value = {
+        "UseLoadBalancer=false ServerCount=3 | E9101 Rule SeveralServersNeedTheLoadBalancer fails",
+        "BrokerEngineVersion=4.2 | E9101 Rule RabbitMq4NeedsM7g fails",
+        "BrokerInstanceType=mq.t3.micro BrokerDeploymentMode=CLUSTER_MULTI_AZ"
+            + " | E9101 Rule MicroBrokerIsSingleInstance fails",
+        "BrokerName=a-broker-name-of-51-characters-is-one-too-many-xxxx"
+            + " | E9102 BrokerName='a-broker-name-of-51-characters-is-one-too-many-xxxx'",
+        "BrokerName=albumstore.broker | E9102 BrokerName='albumstore.broker'",
+        "BrokerInstanceType=mq.m5.xlarge | E2900 'mq.m5.xlarge' is not one of",
+        "BrokerEngineVersion=3.12 | E2900 '3.12' is not one of"
+      })
+  void cfnLintRejectsACombinationTheTemplateForbids(String values, String finding)
+      throws Exception {
+    Map<String, String> env = Scripts.cleanEnvironment();
+    ExternalTools.of(env).require("cfn-lint", "the proof that forbidden parameters are rejected");
+    List<String> args = new ArrayList<>(List.of("--append-rules", RULES.toString()));
+    args.add("--parameters");
+    args.addAll(List.of("AllowedCidr=203.0.113.7/32", "ArtifactBucket=albumstore-artifacts"));
+    args.addAll(List.of(values.split(" ")));
+    args.addAll(List.of("--", TEMPLATE.toString()));
+
+    Scripts.Result r = cfnLint(env, args.toArray(String[]::new));
+
+    assertThat(r.exitCode()).as(r.output()).isNotZero();
+    assertThat(r.output()).contains(finding);
   }
 
   private static Scripts.Result checkSh(Map<String, String> env) throws Exception {

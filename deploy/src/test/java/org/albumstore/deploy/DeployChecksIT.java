@@ -3,6 +3,7 @@ package org.albumstore.deploy;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
+import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -97,6 +98,10 @@ class DeployChecksIT {
       throws Exception {
     Map<String, String> env = Scripts.cleanEnvironment();
     ExternalTools tools = ExternalTools.of(env);
+    tools.requireThat(
+        FileSystems.getDefault().supportedFileAttributeViews().contains("posix"),
+        "a POSIX file system (symbolic links to the basic tools)",
+        "check.sh on a PATH without the linters");
     for (String tool : BASICS) {
       Path real = tools.require(tool, "check.sh on a PATH without the linters").toRealPath();
       Files.createSymbolicLink(bin.resolve(tool), real);

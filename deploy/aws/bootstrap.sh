@@ -10,6 +10,27 @@
 # Safe to run again (e.g. after fixing an artifact): every step overwrites what it made.
 set -euo pipefail
 
+# host:port of the broker's AMQP-over-TLS endpoint (an entry of the broker's AmqpEndpoints
+# attribute). AWS documents it as amqps://b-....amazonaws.com:5671 and shows it elsewhere as
+# amqp+ssl://...:5671; both schemes mean the same, anything else is refused. No port: 5671.
+amqps_address() { # ENDPOINT
+  local rest=${1#*://}
+  rest=${rest%%/*}
+  case ${1%%://*} in
+    amqps | amqp+ssl) ;;
+    *) rest="" ;;
+  esac
+  if [[ $1 != *://* || -z ${rest%%:*} ]]; then
+    echo "bootstrap: not an amqps:// or amqp+ssl:// endpoint: '$1'" >&2
+    return 1
+  fi
+  [[ $rest == *:* ]] || rest+=:5671
+  echo "$rest"
+}
+
+# Sourced (by the deploy module's tests): the functions above only.
+[[ ${BASH_SOURCE[0]} == "$0" ]] || return 0
+
 role=${1:?usage: bootstrap.sh server|consumer|client}
 exec > >(tee -a /var/log/albumstore-bootstrap.log) 2>&1
 echo "bootstrap: role $role, $(date -u +%FT%TZ)"
@@ -18,6 +39,7 @@ echo "bootstrap: role $role, $(date -u +%FT%TZ)"
 . /etc/albumstore/stack.env
 : "${STACK_NAME:?} ${STACK_REGION:?} ${SIGNAL_RESOURCE:?} ${ARTIFACT_URL:?} ${BROKER_ENDPOINT:?}"
 : "${BROKER_SECRET:?} ${DB_HOST:?} ${DB_PORT:?} ${DB_NAME:?} ${DB_SECRET:?} ${QUEUE_NAME:?} ${QUEUE_TYPE:?}"
+broker_address=$(amqps_address "$BROKER_ENDPOINT")
 export AWS_DEFAULT_REGION=$STACK_REGION
 dist=/opt/albumstore
 
@@ -50,15 +72,12 @@ system_user() { # NAME HOME
 dnf install -y -q java-17-amazon-corretto-headless aws-cfn-bootstrap jq
 mkdir -p "$dist"
 
-# The broker's host without scheme and port: the endpoint reads amqps://b-....amazonaws.com:5671.
-broker_host=${BROKER_ENDPOINT#*://}
-broker_host=${broker_host%%:*}
 broker_user=$(secret_field "$BROKER_SECRET" username)
 broker_password=$(secret_field "$BROKER_SECRET" password)
 db_user=$(secret_field "$DB_SECRET" username)
 db_password=$(secret_field "$DB_SECRET" password)
 # Generated passwords are letters and digits only, so they need no escaping in the URI.
-amqp_uri="amqps://$broker_user:$broker_password@$broker_host:5671"
+amqp_uri="amqps://$broker_user:$broker_password@$broker_address"
 # RDS PostgreSQL requires TLS by default; sslmode=require encrypts without checking the CA (add the
 # RDS CA bundle and sslmode=verify-full to also authenticate the server).
 jdbc_url="jdbc:postgresql://$DB_HOST:$DB_PORT/$DB_NAME?sslmode=require"
@@ -125,11 +144,11 @@ setup_client() {
   dnf install -y -q postgresql16 || dnf install -y -q postgresql15
   aws s3 cp --only-show-errors "$ARTIFACT_URL/client.jar" "$dist/client.jar"
   aws s3 cp --only-show-errors "$ARTIFACT_URL/schema.sql" "$dist/schema.sql"
-  : "${SERVICE_URL:?}"
+  : "${SERVICE_URL:?} ${BROKER_CONSOLE_URL:?}"
   {
     cat <<EOF
 ALBUMSTORE_URL=$SERVICE_URL
-ALBUMSTORE_RMQ_API=https://$broker_host
+ALBUMSTORE_RMQ_API=${BROKER_CONSOLE_URL%/}
 ALBUMSTORE_RMQ_USER=$broker_user
 ALBUMSTORE_RMQ_PASSWORD=$broker_password
 PGHOST=$DB_HOST

@@ -28,6 +28,7 @@ need aws ssh python3
 
 console=$(stack_output "$stack" BrokerConsoleUrl)
 host=${console#https://}
+host=${host%%[:/]*}
 secret=$(stack_output "$stack" BrokerSecretArn)
 user=$(secret_field "$secret" username)
 password=$(secret_field "$secret" password)

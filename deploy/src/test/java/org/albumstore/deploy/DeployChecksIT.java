@@ -1,51 +1,201 @@
 package org.albumstore.deploy;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.fail;
 
-import java.io.File;
 import java.io.IOException;
+import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
+import org.albumstore.common.testing.ExternalTools;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * {@code check.sh}, the static checks of this folder (shellcheck on every script, the
- * CloudFormation template checker, server.xml well-formed), as part of the build. A machine without
- * shellcheck fails here rather than skipping: an unchecked script is how a broken bootstrap.sh
- * would reach an EC2 instance.
+ * {@code check.sh}, the static checks of this folder, as part of the build: shellcheck on every
+ * script, cfn-lint (AWS's linter, against AWS's resource schemas) on the CloudFormation template
+ * once per parameter combination the README offers, server.xml well-formed. A linter that is not
+ * installed is skipped with one line off CI and fails the build on CI ({@link ExternalTools}), and
+ * check.sh itself follows the same rule, proven here on a PATH without the linters.
  */
 class DeployChecksIT {
   private static final Path DEPLOY_DIR =
       Path.of(System.getProperty("albumstore.it.deployDir", "."));
   private static final Path LOG =
       Path.of(System.getProperty("albumstore.it.workDir", "target"), "it-logs", "check.log");
+  private static final Path TEMPLATE = DEPLOY_DIR.resolve("aws/template.yaml");
+  private static final Path RULES = DEPLOY_DIR.resolve("aws/cfn-lint-rules");
+  private static final Duration TIMEOUT = Duration.ofMinutes(4);
+  private static final String LINT = "cfn-lint: aws/template.yaml: ";
+
+  /** One per combination check.sh lints: every README scenario must be among them. */
+  private static final List<String> COMBINATIONS =
+      List.of(
+          "all condition combinations",
+          "defaults: single-instance broker, classic queue, one server",
+          "SSH key pair and a chosen broker name",
+          "3 servers behind the ALB (UseLoadBalancer=true ServerCount=3)",
+          "3-node broker cluster with quorum queues"
+              + " (BrokerDeploymentMode=CLUSTER_MULTI_AZ QueueType=quorum)",
+          "RabbitMQ 4.2 on mq.m7g.large",
+          "RabbitMQ 4.2 cluster, quorum queues, ALB",
+          "smoke test: mq.t3.micro broker",
+          "larger instances");
+
+  /** What check.sh runs besides the linters and java: bash and a few coreutils. */
+  private static final List<String> BASICS =
+      List.of("bash", "dirname", "find", "sort", "mktemp", "cat", "rm");
 
   @Test
-  void checkShPasses() throws Exception {
+  void checkShPassesEveryInstalledLinterAndReportsNothingElse() throws Exception {
     Map<String, String> env = Scripts.cleanEnvironment();
-    if (!onPath("shellcheck", env.getOrDefault("PATH", ""))) {
-      fail(
-          "shellcheck is not installed, so deploy/check.sh cannot check the deployment scripts."
-              + " Install it (Debian/Ubuntu: apt-get install -y shellcheck; CI installs it) and"
-              + " run the build again.");
-    }
-    Scripts.Result r =
-        Scripts.run(
-            List.of("bash", DEPLOY_DIR.resolve("check.sh").toString()),
-            env,
-            LOG,
-            Duration.ofSeconds(120));
+    ExternalTools tools = ExternalTools.of(env);
+    tools.require("bash", "deploy/check.sh (a bash script)");
+    boolean shellcheck = tools.available("shellcheck", "lint of deploy's shell scripts");
+    boolean cfnLint = tools.available("cfn-lint", "lint of the CloudFormation template");
+
+    Scripts.Result r = checkSh(env);
+
     assertThat(r.exitCode()).as("deploy/check.sh failed:\n%s", r.output()).isZero();
-    assertThat(r.output())
-        .contains("shellcheck: " + ourScripts() + " scripts")
-        .contains("check-template: aws/template.yaml: OK")
-        .contains("server.xml: well-formed")
-        .contains("deploy/check.sh: all checks passed");
+    List<String> expected = new ArrayList<>();
+    if (shellcheck) {
+      expected.add("shellcheck: " + ourScripts() + " scripts");
+    }
+    if (cfnLint) {
+      COMBINATIONS.forEach(c -> expected.add(LINT + c));
+    }
+    expected.add("server.xml: well-formed");
+    expected.add(
+        shellcheck && cfnLint ? "deploy/check.sh: all checks passed" : "deploy/check.sh: passed");
+    List<String> lines = r.output().lines().toList();
+    for (String line : expected) {
+      assertThat(lines).as(r.output()).anyMatch(l -> l.startsWith(line));
+    }
+    // Anything else (a cfn-lint warning or notice, a shellcheck remark) is a finding.
+    assertThat(lines)
+        .as("deploy/check.sh printed something besides its result lines:\n%s", r.output())
+        .allMatch(
+            l ->
+                l.startsWith("shellcheck: ")
+                    || l.startsWith(LINT)
+                    || l.startsWith("check.sh: SKIPPED ")
+                    || l.equals("server.xml: well-formed")
+                    || l.startsWith("deploy/check.sh: "));
+    if (cfnLint) {
+      assertThat(lines.stream().filter(l -> l.startsWith(LINT))).hasSize(COMBINATIONS.size());
+    }
+  }
+
+  @Test
+  void withoutTheLintersCheckShSkipsThemWithOneLineEachOffCiAndFailsOnCi(@TempDir Path bin)
+      throws Exception {
+    Map<String, String> env = Scripts.cleanEnvironment();
+    ExternalTools tools = ExternalTools.of(env);
+    tools.requireThat(
+        FileSystems.getDefault().supportedFileAttributeViews().contains("posix"),
+        "a POSIX file system (symbolic links to the basic tools)",
+        "check.sh on a PATH without the linters");
+    for (String tool : BASICS) {
+      Path real = tools.require(tool, "check.sh on a PATH without the linters").toRealPath();
+      Files.createSymbolicLink(bin.resolve(tool), real);
+    }
+    Map<String, String> bare = new HashMap<>(env);
+    bare.put("PATH", bin.toString());
+    bare.remove(ExternalTools.CI_VARIABLE);
+
+    Scripts.Result offCi = checkSh(bare);
+    assertThat(offCi.exitCode()).as(offCi.output()).isZero();
+    assertThat(offCi.output().lines())
+        .contains(
+            "check.sh: SKIPPED the lint of the deploy scripts: shellcheck is not installed"
+                + " (with CI=true this fails)",
+            "check.sh: SKIPPED the lint of aws/template.yaml: cfn-lint is not installed"
+                + " (with CI=true this fails)",
+            "server.xml: well-formed",
+            "deploy/check.sh: passed, without shellcheck cfn-lint (not installed)");
+
+    bare.put(ExternalTools.CI_VARIABLE, "true");
+    Scripts.Result onCi = checkSh(bare);
+    assertThat(onCi.exitCode()).as(onCi.output()).isNotZero();
+    assertThat(onCi.output())
+        .contains("deploy/check.sh: FAILED: CI=true and not installed: shellcheck cfn-lint")
+        .doesNotContain("SKIPPED");
+  }
+
+  /**
+   * The lint can fail: on the defect that made CloudFormation reject the stack, an unquoted comma
+   * in a flow mapping, which ends the value and adds an unknown property.
+   */
+  @Test
+  void cfnLintRejectsTheUnquotedCommaThatBrokeTheStack(@TempDir Path dir) throws Exception {
+    Map<String, String> env = Scripts.cleanEnvironment();
+    ExternalTools.of(env).require("cfn-lint", "the proof that cfn-lint finds template defects");
+    String text = Files.readString(TEMPLATE);
+    String quoted = "Description: \"psql (schema, checks) from the client\"}";
+    assertThat(text).contains(quoted);
+    Path broken =
+        Files.writeString(
+            dir.resolve("template.yaml"), text.replace(quoted, quoted.replace("\"", "")));
+
+    Scripts.Result r = cfnLint(env, broken.toString());
+
+    assertThat(r.exitCode()).isNotZero();
+    assertThat(r.output()).contains("E3002").contains("checks) from the client");
+  }
+
+  /**
+   * A combination the template forbids fails before anything is created: CloudFormation checks
+   * AllowedValues, AllowedPattern and Rules first. Offline, cfn-lint checks the AllowedValues
+   * (E2900) and the resource schemas (W1030), and this project's rules (aws/cfn-lint-rules) the
+   * Rules (E9101) and AllowedPattern (E9102).
+   */
+  @ParameterizedTest(name = "{0}")
+  @CsvSource(
+      delimiter = '|',
+      quoteCharacter = '"',
+      value = {
+        "UseLoadBalancer=false ServerCount=3 | E9101 Rule SeveralServersNeedTheLoadBalancer fails",
+        "BrokerEngineVersion=4.2 | E9101 Rule RabbitMq4NeedsM7g fails",
+        "BrokerInstanceType=mq.t3.micro BrokerDeploymentMode=CLUSTER_MULTI_AZ"
+            + " | E9101 Rule MicroBrokerIsSingleInstance fails",
+        "BrokerName=a-broker-name-of-51-characters-is-one-too-many-xxxx"
+            + " | E9102 BrokerName='a-broker-name-of-51-characters-is-one-too-many-xxxx'",
+        "BrokerName=albumstore.broker | E9102 BrokerName='albumstore.broker'",
+        "BrokerInstanceType=mq.m5.xlarge | E2900 'mq.m5.xlarge' is not one of",
+        "BrokerEngineVersion=3.12 | E2900 '3.12' is not one of"
+      })
+  void cfnLintRejectsACombinationTheTemplateForbids(String values, String finding)
+      throws Exception {
+    Map<String, String> env = Scripts.cleanEnvironment();
+    ExternalTools.of(env).require("cfn-lint", "the proof that forbidden parameters are rejected");
+    List<String> args = new ArrayList<>(List.of("--append-rules", RULES.toString()));
+    args.add("--parameters");
+    args.addAll(List.of("AllowedCidr=203.0.113.7/32", "ArtifactBucket=albumstore-artifacts"));
+    args.addAll(List.of(values.split(" ")));
+    args.addAll(List.of("--", TEMPLATE.toString()));
+
+    Scripts.Result r = cfnLint(env, args.toArray(String[]::new));
+
+    assertThat(r.exitCode()).as(r.output()).isNotZero();
+    assertThat(r.output()).contains(finding);
+  }
+
+  private static Scripts.Result checkSh(Map<String, String> env) throws Exception {
+    return Scripts.run(
+        List.of("bash", DEPLOY_DIR.resolve("check.sh").toString()), env, LOG, TIMEOUT);
+  }
+
+  private static Scripts.Result cfnLint(Map<String, String> env, String... args) throws Exception {
+    List<String> command = new ArrayList<>(List.of("cfn-lint"));
+    command.addAll(List.of(args));
+    return Scripts.run(command, env, LOG, Duration.ofMinutes(1));
   }
 
   /** The scripts of this folder, not those of the Tomcat distributions unpacked in target/. */
@@ -57,14 +207,5 @@ class DeployChecksIT {
           .filter(Files::isRegularFile)
           .count();
     }
-  }
-
-  private static boolean onPath(String command, String path) {
-    for (String dir : path.split(File.pathSeparator)) {
-      if (!dir.isEmpty() && Files.isExecutable(Path.of(dir, command))) {
-        return true;
-      }
-    }
-    return false;
   }
 }

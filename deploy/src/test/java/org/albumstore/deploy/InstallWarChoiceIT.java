@@ -1,9 +1,7 @@
 package org.albumstore.deploy;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.fail;
 
-import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -11,7 +9,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.Assumptions;
+import org.albumstore.common.testing.ExternalTools;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -105,16 +103,7 @@ class InstallWarChoiceIT {
    * where unzip is missing: skip there (one line), except in CI, which must run every check.
    */
   private static void requireUnzip() {
-    boolean present =
-        List.of(System.getenv().getOrDefault("PATH", "").split(File.pathSeparator)).stream()
-            .anyMatch(dir -> !dir.isEmpty() && Files.isExecutable(Path.of(dir, "unzip")));
-    if (present) {
-      return;
-    }
-    String why = "no unzip on PATH: install.sh cannot tell the two WARs apart on this machine";
-    if ("true".equals(System.getenv("CI"))) {
-      fail(why + " (CI=true: install it, e.g. apt-get install -y unzip)");
-    }
-    Assumptions.abort("skipped the refusal check: " + why);
+    ExternalTools.system()
+        .require("unzip", "install.sh's refusal of a WAR built for the other Tomcat");
   }
 }

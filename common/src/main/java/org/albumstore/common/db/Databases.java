@@ -2,6 +2,7 @@ package org.albumstore.common.db;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
+import java.util.concurrent.ThreadFactory;
 import org.albumstore.common.config.DatabaseSettings;
 
 /** HikariCP pools configured the same way by the server (reads) and the consumer (writes). */
@@ -13,7 +14,18 @@ public final class Databases {
    * is still down: callers retry (consumer) or answer 503 (server) rather than refuse to start.
    */
   public static HikariDataSource pool(DatabaseSettings s, String poolName, int size) {
+    return pool(s, poolName, size, null);
+  }
+
+  /**
+   * As {@link #pool(DatabaseSettings, String, int)}, with every thread of the pool made by {@code
+   * threads} (HikariCP's own threads when {@code null}): the server's pool lives in a web
+   * application, which must see its threads end before the container checks for leaks.
+   */
+  public static HikariDataSource pool(
+      DatabaseSettings s, String poolName, int size, ThreadFactory threads) {
     HikariConfig c = new HikariConfig();
+    c.setThreadFactory(threads);
     c.setPoolName(poolName);
     c.setJdbcUrl(s.jdbcUrl());
     // Named explicitly because a stock Tomcat initialises java.sql.DriverManager before any web

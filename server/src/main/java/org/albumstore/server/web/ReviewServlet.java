@@ -10,7 +10,7 @@ import org.albumstore.common.event.Review;
 import org.albumstore.common.event.Vote;
 import org.albumstore.server.metrics.RequestClock;
 import org.albumstore.server.publish.ConfirmedPublisher;
-import org.albumstore.server.publish.RandomUuids;
+import org.albumstore.common.event.RandomUuids;
 import org.albumstore.server.read.AlbumReads;
 import org.albumstore.server.read.ReadFailedException;
 import org.albumstore.server.read.ReviewCounts;

@@ -122,8 +122,11 @@ public final class ServerComponents implements AutoCloseable {
   @Override
   public void close() {
     try {
-      waiters.close();
-      publisher.close(Duration.ofMillis(settings.confirmTimeoutMs() + 1000L));
+      try {
+        waiters.close();
+      } finally {
+        publisher.close(Duration.ofMillis(settings.confirmTimeoutMs() + 1000L));
+      }
     } finally {
       try {
         broker.close(Duration.ofSeconds(5));

@@ -151,6 +151,11 @@ public final class AlbumWaiters implements AutoCloseable {
     return w;
   }
 
+  /** True once {@link #close} began: {@link #park} refuses from then on. */
+  public boolean stopping() {
+    return stopping;
+  }
+
   /** Reads waiting now (a gauge). */
   public int waiting() {
     return count.get();

@@ -70,7 +70,9 @@ final class AsyncRead {
         });
     Waiter w = waiters.park(albumId, new Answer(resp, ac));
     if (w == null) {
-      Responses.unavailable(resp, TOO_MANY_WAITING);
+      Responses.unavailable(
+          resp,
+          waiters.stopping() ? "the server is stopping; retry in a second" : TOO_MANY_WAITING);
       ac.complete();
       return;
     }

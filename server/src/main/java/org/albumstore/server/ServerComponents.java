@@ -60,7 +60,7 @@ public final class ServerComponents implements AutoCloseable {
     try {
       metrics.bindPool(pool);
       AlbumReads reads = new AlbumReads(pool);
-      waiters = new AlbumWaiters(reads, settings.readWait(), metrics.readWaitObserver());
+      waiters = new AlbumWaiters(reads::albums, settings.readWait(), metrics.readWaitObserver());
       metrics.bindReadWaiters(waiters);
       waiters.start();
       broker = new BrokerConnector(amqp, "albumstore-server");

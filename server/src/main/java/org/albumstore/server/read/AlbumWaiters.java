@@ -10,6 +10,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.LongSupplier;
 import org.albumstore.common.event.AlbumProfile;
 import org.albumstore.server.read.ReadWaitObserver.Outcome;
 import org.slf4j.Logger;
@@ -21,11 +22,11 @@ import org.slf4j.LoggerFactory;
  * passes.
  *
  * <p>How: one poller thread which, only while reads are waiting, runs ONE query per tick for all
- * the waiting IDs ({@code album_id = ANY (?)}, {@link AlbumReads#albums}), answers every read whose
- * album it found, and answers 404 to those past their deadline. So a thousand waiting reads cost
- * one indexed query every few milliseconds, not a thousand, and nothing at all when none wait (the
- * thread sleeps on a monitor). A read waits at most the bound plus one poll interval (plus one
- * query, which has its own timeout).
+ * the waiting IDs ({@code album_id = ANY (?)}, {@link AlbumReads#albums} as the {@link
+ * AlbumLookup}), answers every read whose album it found, and answers 404 to those past their
+ * deadline. So a thousand waiting reads cost one indexed query every few milliseconds, not a
+ * thousand, and nothing at all when none wait (the thread sleeps on a monitor). A read waits at
+ * most the bound plus one poll interval (plus one query, which has its own timeout).
  *
  * <p>Why polling and not PostgreSQL's LISTEN/NOTIFY: a NOTIFY is delivered at commit, and to keep
  * notifications in commit order PostgreSQL serialises every committing transaction that issued one
@@ -83,7 +84,8 @@ public final class AlbumWaiters implements AutoCloseable {
     }
   }
 
-  private final AlbumReads reads;
+  private final AlbumLookup lookup;
+  private final LongSupplier nanoTime;
   private final WaitPolicy policy;
   private final ReadWaitObserver observer;
   private final long maxWaitNanos;
@@ -94,11 +96,22 @@ public final class AlbumWaiters implements AutoCloseable {
   private final Object wakeUp = new Object();
   private volatile boolean stopping;
   private Thread poller;
-  private long nextFailureLog = System.nanoTime();
+  private long nextFailureLog;
   private long failuresNotLogged;
 
-  public AlbumWaiters(AlbumReads reads, ReadWaitSettings settings, ReadWaitObserver observer) {
-    this.reads = reads;
+  public AlbumWaiters(AlbumLookup lookup, ReadWaitSettings settings, ReadWaitObserver observer) {
+    this(lookup, settings, observer, System::nanoTime);
+  }
+
+  /** With the clock of the deadlines given: tests drive {@link #tick} with a clock of their own. */
+  AlbumWaiters(
+      AlbumLookup lookup,
+      ReadWaitSettings settings,
+      ReadWaitObserver observer,
+      LongSupplier nanoTime) {
+    this.lookup = lookup;
+    this.nanoTime = nanoTime;
+    this.nextFailureLog = nanoTime.getAsLong();
     this.policy = new WaitPolicy(settings);
     this.observer = observer;
     this.maxWaitNanos = TimeUnit.MILLISECONDS.toNanos(settings.maxWaitMs());
@@ -137,7 +150,7 @@ public final class AlbumWaiters implements AutoCloseable {
       observer.rejected();
       return null;
     }
-    long now = System.nanoTime();
+    long now = nanoTime.getAsLong();
     Waiter w = new Waiter(albumId, answer, now, now + maxWaitNanos);
     waiters.add(w);
     if (stopping && waiters.remove(w)) {
@@ -191,8 +204,11 @@ public final class AlbumWaiters implements AutoCloseable {
     return !stopping;
   }
 
-  /** One query for every waiting ID, then every waiter that can be answered is. */
-  private void tick() {
+  /**
+   * One query for every waiting ID, then every waiter that can be answered is. On the poller thread
+   * only (tests call it directly, without {@link #start}).
+   */
+  void tick() {
     Set<String> ids = new HashSet<>();
     for (Waiter w : waiters) {
       if (!w.claimed.get()) {
@@ -203,13 +219,13 @@ public final class AlbumWaiters implements AutoCloseable {
     boolean failed = false;
     if (!ids.isEmpty()) {
       try {
-        found = reads.albums(ids);
+        found = lookup.albums(ids);
       } catch (ReadFailedException e) {
         failed = true;
         logFailure(e);
       }
     }
-    long now = System.nanoTime();
+    long now = nanoTime.getAsLong();
     for (Iterator<Waiter> it = waiters.iterator(); it.hasNext(); ) {
       Waiter w = it.next();
       AlbumProfile album = found.get(w.albumId);
@@ -247,7 +263,7 @@ public final class AlbumWaiters implements AutoCloseable {
   }
 
   private void answerAll(String msg) {
-    long now = System.nanoTime();
+    long now = nanoTime.getAsLong();
     Waiter w;
     while ((w = waiters.poll()) != null) {
       count.decrementAndGet();
@@ -258,7 +274,7 @@ public final class AlbumWaiters implements AutoCloseable {
 
   /** Once per interval at most, with the count of failures since: the poller may tick 200/s. */
   private void logFailure(ReadFailedException e) {
-    long now = System.nanoTime();
+    long now = nanoTime.getAsLong();
     if (now - nextFailureLog >= 0) {
       log.warn(
           "Polling for waited-for albums failed; answering those reads 503 ({} more failed polls"

@@ -2,6 +2,7 @@ package org.albumstore.client;
 
 import java.nio.file.Path;
 import java.time.LocalDateTime;
+import org.albumstore.client.workload.Workload;
 import org.albumstore.common.config.Defaults;
 import org.albumstore.common.config.Env;
 import org.albumstore.common.config.Keys;
@@ -26,7 +27,8 @@ import picocli.CommandLine.Parameters;
           + " throughput, latency percentiles and queue depth, and verifies the stored counts.",
       "",
       "Per thread iteration: POST /albums, then two POST /review/like/{id} and one"
-          + " POST /review/dislike/{id}.",
+          + " POST /review/dislike/{id} (--workload album-reviews); or POST /albums, then"
+          + " GET /albums/{id} (--workload post-get).",
       "Course form: java -jar client.jar <threadGroupSize> <numThreadGroups> <delay> <baseURL>",
       ""
     },
@@ -58,6 +60,9 @@ final class ClientCommand {
   static final int DEFAULT_GROUPS = 1;
   static final double DEFAULT_DELAY = 2;
   static final int DEFAULT_ITERATIONS = 100;
+  static final Workload DEFAULT_WORKLOAD = Workload.ALBUM_REVIEWS;
+  static final int STARTUP_THREADS = 10;
+  static final int STARTUP_ITERATIONS = 100;
   static final String OFF = "none";
 
   /** Picocli formats descriptions: a literal '%' must be doubled. */
@@ -138,6 +143,29 @@ final class ClientCommand {
         "Default: " + DEFAULT_ITERATIONS + "."
       })
   Integer iterations;
+
+  @Option(
+      names = "--workload",
+      paramLabel = "NAME",
+      description = {
+        "What a writer iteration does: album-reviews = POST /albums, 2 likes, 1 dislike;"
+            + " post-get = POST /albums, then GET /albums/{id} of that album (the course's"
+            + " assignment 2).",
+        "Default: album-reviews."
+      })
+  String workload;
+
+  @Option(
+      names = "--startup-phase",
+      description = {
+        "Before the thread groups, the course's start-up phase: "
+            + STARTUP_THREADS
+            + " threads x "
+            + STARTUP_ITERATIONS
+            + " iterations of the workload (not in the statistics, verified).",
+        "Default: off."
+      })
+  boolean startupPhase;
 
   @Option(
       names = "--get-threads",

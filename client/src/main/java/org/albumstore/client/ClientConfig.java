@@ -2,6 +2,7 @@ package org.albumstore.client;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import org.albumstore.client.workload.Workload;
 
 /**
  * Everything a run needs, read once from the command line and the environment ({@link
@@ -14,6 +15,8 @@ import java.time.Duration;
  * @param amqpUri AMQP URI of the fallback depth probe, or null when off
  * @param serverMetrics the server's metrics URL, or null when off
  * @param consumerMetrics the consumer's metrics URL, or null when off
+ * @param workload what a writer iteration does
+ * @param startupPhase run the course's start-up phase before the groups
  */
 public record ClientConfig(
     String url,
@@ -39,7 +42,9 @@ public record ClientConfig(
     int verifyThreads,
     boolean progress,
     String serverMetrics,
-    String consumerMetrics) {
+    String consumerMetrics,
+    Workload workload,
+    boolean startupPhase) {
 
   public int writers() {
     return groupSize * groups;
@@ -57,6 +62,9 @@ public record ClientConfig(
         + delay
         + ", iterations="
         + iterations
+        + ", workload="
+        + workload.cliName()
+        + (startupPhase ? ", startup phase" : "")
         + ", getThreads="
         + getThreads
         + ", rate="

@@ -4,6 +4,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
+import org.albumstore.client.workload.Workload;
 import org.albumstore.common.config.AmqpSettings;
 import org.albumstore.common.config.Defaults;
 import org.albumstore.common.config.Env;
@@ -127,7 +128,9 @@ final class ConfigResolver {
         c.verifyThreads,
         c.progress,
         serverMetrics,
-        consumerMetrics);
+        consumerMetrics,
+        c.workload != null ? Workload.fromCliName(c.workload) : ClientCommand.DEFAULT_WORKLOAD,
+        c.startupPhase);
   }
 
   /** The URL to read, or null for 'none'; fails naming the option when it is not HTTP(S). */

@@ -50,8 +50,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One run, start to end: open the connections, warm up, run the thread groups under the timeline,
- * wait for the queue to drain, verify, and hand the figures to {@link RunReporter}.
+ * One run, start to end: open the connections, run the start-up phase and the warm-up, run the
+ * thread groups under the timeline, wait for the queue to drain, verify, and hand the figures to
+ * {@link RunReporter}.
  *
  * <p>Everything opened here is closed here, in reverse order, in try-with-resources. A stop request
  * (Ctrl-C) ends the load after the current iteration of each thread and skips verification; the
@@ -118,7 +119,9 @@ final class LoadRun {
     RunReporter reporter = new RunReporter(cfg, runId, startedAt, image, dir);
     LOG.info("run {}: {} -> {}", runId, cfg, dir);
 
-    int connections = cfg.writers() + cfg.getThreads() + cfg.verifyThreads();
+    int loadThreads =
+        Math.max(cfg.writers(), cfg.startupPhase() ? ClientCommand.STARTUP_THREADS : 0);
+    int connections = loadThreads + cfg.getThreads() + cfg.verifyThreads();
     try (ApacheTransport transport = new ApacheTransport(cfg.url(), connections, cfg.timeout());
         CsvRequestLog csv = new CsvRequestLog(reporter.requestsCsv(), clock, CSV_BUFFER_ROWS);
         TimelineCsv timelineCsv = new TimelineCsv(reporter.timelineCsv());
@@ -127,13 +130,27 @@ final class LoadRun {
       AlbumLedger ledger = new AlbumLedger();
       RecentAlbums recent = new RecentAlbums(RECENT_ALBUMS);
       IdempotencyKeys keys = new IdempotencyKeys(runId);
-      if (cfg.warmupIterations() > 0) {
-        warmUp(
-            AlbumStoreClient.create(
-                transport, RetryPolicy.of(cfg.retries()), RequestObserver.NONE, image),
+      AlbumStoreClient unmeasured =
+          AlbumStoreClient.create(
+              transport, RetryPolicy.of(cfg.retries()), RequestObserver.NONE, image);
+      if (cfg.startupPhase()) {
+        LOG.info(
+            "start-up phase: {} threads x {} iterations",
+            ClientCommand.STARTUP_THREADS,
+            ClientCommand.STARTUP_ITERATIONS);
+        runUnmeasured(
+            unmeasured,
+            "s",
+            ClientCommand.STARTUP_THREADS,
+            ClientCommand.STARTUP_ITERATIONS,
             keys,
             ledger,
             recent);
+      }
+      if (cfg.warmupIterations() > 0) {
+        LOG.info("warm-up: {} threads x {} iterations", cfg.groupSize(), cfg.warmupIterations());
+        runUnmeasured(
+            unmeasured, "w", cfg.groupSize(), cfg.warmupIterations(), keys, ledger, recent);
       }
 
       AlbumStoreClient api =
@@ -152,6 +169,7 @@ final class LoadRun {
               i ->
                   new WriterLoop(
                       api,
+                      cfg.workload(),
                       pacer,
                       keys,
                       "t" + i,
@@ -241,21 +259,32 @@ final class LoadRun {
     }
   }
 
-  /** The first group's threads run the warm-up iterations: JIT, connections, server caches. */
-  private void warmUp(
-      AlbumStoreClient api, IdempotencyKeys keys, AlbumLedger ledger, RecentAlbums recent)
+  /**
+   * Iterations before the measured load, outside the statistics but in the ledger (verified): the
+   * course's start-up phase, and the warm-up (JIT, connections, server caches), whose threads are
+   * as many as the first group's. {@code prefix} keeps their idempotency keys apart from the
+   * load's.
+   */
+  private void runUnmeasured(
+      AlbumStoreClient api,
+      String prefix,
+      int threads,
+      int iterations,
+      IdempotencyKeys keys,
+      AlbumLedger ledger,
+      RecentAlbums recent)
       throws InterruptedException {
-    LOG.info("warm-up: {} threads x {} iterations", cfg.groupSize(), cfg.warmupIterations());
     WorkloadScheduler warm =
         new WorkloadScheduler(
-            new ThreadGroupPlan(cfg.groupSize(), 1, Duration.ZERO, 0),
+            new ThreadGroupPlan(threads, 1, Duration.ZERO, 0),
             i ->
                 new WriterLoop(
                     api,
+                    cfg.workload(),
                     Pacer.UNPACED,
                     keys,
-                    "w" + i,
-                    cfg.warmupIterations(),
+                    prefix + i,
+                    iterations,
                     ledger.newSegment(),
                     recent,
                     this::stopped),

@@ -162,7 +162,9 @@ final class RunReporter {
             : new AmqpSettings(cfg.amqpUri(), cfg.queue(), AmqpSettings.QueueType.CLASSIC)
                 .redactedUri(),
         cfg.verify(),
-        cfg.drainTimeout().toMillis() / 1000.0);
+        cfg.drainTimeout().toMillis() / 1000.0,
+        cfg.workload().cliName(),
+        cfg.startupPhase());
   }
 
   private RunSummary.Broker broker(

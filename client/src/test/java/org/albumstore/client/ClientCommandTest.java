@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.LocalDateTime;
 import java.util.Map;
+import org.albumstore.client.workload.Workload;
 import org.albumstore.common.config.Defaults;
 import org.albumstore.common.config.Env;
 import org.junit.jupiter.api.Test;
@@ -58,6 +59,29 @@ class ClientCommandTest {
     assertThat(c.progress()).isTrue();
     assertThat(c.serverMetrics()).isEqualTo("http://127.0.0.1:8080/albumstore/metrics");
     assertThat(c.consumerMetrics()).isEqualTo("http://127.0.0.1:9091/metrics");
+    assertThat(c.workload()).isEqualTo(Workload.ALBUM_REVIEWS);
+    assertThat(c.startupPhase()).isFalse();
+  }
+
+  @Test
+  void workloadAndStartupPhaseAreParsedAndAnUnknownWorkloadNamesTheChoices() {
+    ClientConfig c = parse("--workload", "post-get", "--startup-phase");
+    assertThat(c.workload()).isEqualTo(Workload.POST_GET);
+    assertThat(c.startupPhase()).isTrue();
+    assertThat(parse("--workload", "album-reviews").workload()).isEqualTo(Workload.ALBUM_REVIEWS);
+    assertThatThrownBy(() -> parse("--workload", "get-post"))
+        .hasMessageContaining("--workload")
+        .hasMessageContaining("album-reviews, post-get");
+    // The course's positional form takes the options too.
+    assertThat(parse("10", "2", "1", "http://h:1/a", "--workload", "post-get").workload())
+        .isEqualTo(Workload.POST_GET);
+  }
+
+  @Test
+  void theWorkloadsHelpStatesTheRealDefault() {
+    OptionSpec o = new CommandLine(new ClientCommand()).getCommandSpec().findOption("--workload");
+    assertThat(String.join(" ", o.description()))
+        .endsWith("Default: " + ClientCommand.DEFAULT_WORKLOAD.cliName() + ".");
   }
 
   @Test

@@ -161,4 +161,44 @@ class ClientIT {
     assertThat(r.summary().verification().albums()).isEqualTo(30);
     assertThat(r.summary().verification().mismatches()).isZero();
   }
+
+  @Test
+  void thePostGetWorkloadReadsEveryAlbumTheMomentItWasCreatedWithoutAFailedGet() throws Exception {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    Path runDir = dir.resolve("post-get");
+    ClientResult r =
+        client(
+            out,
+            "--rmq-api",
+            "none",
+            "--workload",
+            "post-get",
+            "--startup-phase",
+            "--threads",
+            "4",
+            "--iterations",
+            "25",
+            "--out",
+            runDir.toString());
+
+    String report = out.toString(StandardCharsets.UTF_8);
+    assertThat(r.exitCode()).as(report).isZero();
+    RunSummary s = r.summary();
+    assertThat(s.settings().workload()).isEqualTo("post-get");
+    assertThat(s.stats("POST /albums").ok()).isEqualTo(100);
+    assertThat(s.stats("GET /albums").ok()).isEqualTo(100);
+    assertThat(s.stats("GET /albums").failed()).isZero();
+    // Not even one 404 retried: each GET came right after its POST's 200 and found the album.
+    assertThat(s.stats("GET /albums").retries()).isZero();
+    assertThat(s.stats("POST /review/like").count()).isZero();
+    // The start-up phase's 10 x 100 albums are verified too, outside the statistics.
+    assertThat(s.verification().status()).isEqualTo("ok");
+    assertThat(s.verification().albums()).isEqualTo(1100);
+    assertThat(report).contains("verified: 1100 albums, 0 mismatches");
+    assertThat(report.lines()).anyMatch(l -> l.startsWith("GET /albums "));
+    assertThat(Files.readString(runDir.resolve("summary.json"))).contains("\"GET /albums\"");
+    try (Stream<String> rows = Files.lines(runDir.resolve("requests.csv"))) {
+      assertThat(rows.filter(l -> l.contains(",GET /albums,")).count()).isEqualTo(100);
+    }
+  }
 }

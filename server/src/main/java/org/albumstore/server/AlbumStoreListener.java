@@ -74,11 +74,19 @@ public final class AlbumStoreListener implements ServletContextListener {
     ServerSettings s = c.settings();
     // Above the publisher's own deadlines (queue wait + confirm wait): only a safety net.
     long asyncTimeoutMs = 2L * s.confirmTimeoutMs() + 1000;
+    // Above the waiters' own bound plus one poll query's timeout: only a safety net.
+    long readTimeoutMs = s.readWait().maxWaitMs() + 10_000L;
 
     ServletRegistration.Dynamic albums =
         sc.addServlet(
             "albums",
-            new AlbumsServlet(c.publisher(), c.reads(), s.maxImageBytes(), asyncTimeoutMs));
+            new AlbumsServlet(
+                c.publisher(),
+                c.reads(),
+                c.waiters(),
+                s.maxImageBytes(),
+                asyncTimeoutMs,
+                readTimeoutMs));
     map(albums, "/albums", "/albums/*");
     albums.setAsyncSupported(true);
     albums.setLoadOnStartup(1);

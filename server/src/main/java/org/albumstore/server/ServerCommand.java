@@ -9,6 +9,7 @@ import org.albumstore.common.config.Defaults;
 import org.albumstore.common.config.Env;
 import org.albumstore.common.config.Keys;
 import org.albumstore.common.config.ServiceOptions;
+import org.albumstore.server.read.ReadWaitSettings;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -123,6 +124,8 @@ final class ServerCommand implements Callable<Integer> {
               + ServerSettings.DEFAULT_MAX_IMAGE_BYTES)
   Integer maxImageBytes;
 
+  @Mixin ReadWaitOptions readWait = new ReadWaitOptions();
+
   @Override
   public Integer call() throws InterruptedException {
     final AlbumStoreServer server;
@@ -153,6 +156,71 @@ final class ServerCommand implements Callable<Integer> {
     putIfGiven(m, ServerSettings.CONFIRM_TIMEOUT_MS, confirmTimeoutMs);
     putIfGiven(m, ServerSettings.PUBLISH_QUEUE_MAX, publishQueueMax);
     putIfGiven(m, ServerSettings.MAX_IMAGE_BYTES, maxImageBytes);
+    readWait.putGiven(m);
     return m;
+  }
+
+  /** The flags of {@link ReadWaitSettings}: how GET /albums/{albumID} waits for a new album. */
+  static final class ReadWaitOptions {
+    @Option(
+        names = "--read-wait-ms",
+        paramLabel = "MS",
+        description =
+            "Longest a GET /albums/{albumID} waits for an acknowledged album before 404, 0 ="
+                + " never wait (env "
+                + ReadWaitSettings.MAX_WAIT_MS
+                + "). Default: "
+                + ReadWaitSettings.DEFAULT_MAX_WAIT_MS)
+    Integer maxWaitMs;
+
+    @Option(
+        names = "--read-wait-window-ms",
+        paramLabel = "MS",
+        description =
+            "How old a new album's ID may be and still be waited for; older IDs get 404 at once"
+                + " (env "
+                + ReadWaitSettings.WINDOW_MS
+                + "). Default: "
+                + ReadWaitSettings.DEFAULT_WINDOW_MS)
+    Integer windowMs;
+
+    @Option(
+        names = "--read-wait-clock-skew-ms",
+        paramLabel = "MS",
+        description =
+            "How far ahead of this server's clock a new album's ID may be (another server's"
+                + " clock) (env "
+                + ReadWaitSettings.CLOCK_SKEW_MS
+                + "). Default: "
+                + ReadWaitSettings.DEFAULT_CLOCK_SKEW_MS)
+    Integer clockSkewMs;
+
+    @Option(
+        names = "--read-waiters-max",
+        paramLabel = "N",
+        description =
+            "Most GETs waiting at once; beyond, 503 with Retry-After (env "
+                + ReadWaitSettings.MAX_WAITERS
+                + "). Default: "
+                + ReadWaitSettings.DEFAULT_MAX_WAITERS)
+    Integer maxWaiters;
+
+    @Option(
+        names = "--read-wait-poll-ms",
+        paramLabel = "MS",
+        description =
+            "Time between two checks (one query) for the albums waited for (env "
+                + ReadWaitSettings.POLL_INTERVAL_MS
+                + "). Default: "
+                + ReadWaitSettings.DEFAULT_POLL_INTERVAL_MS)
+    Integer pollIntervalMs;
+
+    void putGiven(Map<String, String> m) {
+      putIfGiven(m, ReadWaitSettings.MAX_WAIT_MS, maxWaitMs);
+      putIfGiven(m, ReadWaitSettings.WINDOW_MS, windowMs);
+      putIfGiven(m, ReadWaitSettings.CLOCK_SKEW_MS, clockSkewMs);
+      putIfGiven(m, ReadWaitSettings.MAX_WAITERS, maxWaiters);
+      putIfGiven(m, ReadWaitSettings.POLL_INTERVAL_MS, pollIntervalMs);
+    }
   }
 }

@@ -10,13 +10,15 @@ import org.albumstore.server.metrics.ServerMetrics;
 import org.albumstore.server.publish.BrokerConnector;
 import org.albumstore.server.publish.ConfirmedPublisher;
 import org.albumstore.server.read.AlbumReads;
+import org.albumstore.server.read.AlbumWaiters;
 import org.albumstore.server.read.PostgresDriver;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * The resources the servlets share, opened once when the web application starts and closed in
- * reverse order, each with a bounded wait, when it stops: read pool, broker connection, publisher.
+ * reverse order, each with a bounded wait, when it stops: read pool, broker connection, publisher,
+ * and the poller of the reads that wait for a new album.
  *
  * <p>Neither the broker nor the database must be up for the server to start: writes and reads
  * answer 503 (and {@code /health} says which is down) until they are.
@@ -37,6 +39,7 @@ public final class ServerComponents implements AutoCloseable {
   private final BrokerConnector broker;
   private final ConfirmedPublisher publisher;
   private final AlbumReads reads;
+  private final AlbumWaiters waiters;
 
   private ServerComponents(
       ServerSettings settings,
@@ -44,14 +47,17 @@ public final class ServerComponents implements AutoCloseable {
       HikariDataSource pool,
       PoolThreads poolThreads,
       BrokerConnector broker,
-      ConfirmedPublisher publisher) {
+      ConfirmedPublisher publisher,
+      AlbumReads reads,
+      AlbumWaiters waiters) {
     this.settings = settings;
     this.metrics = metrics;
     this.pool = pool;
     this.poolThreads = poolThreads;
     this.broker = broker;
     this.publisher = publisher;
-    this.reads = new AlbumReads(pool);
+    this.reads = reads;
+    this.waiters = waiters;
   }
 
   public static ServerComponents start(
@@ -61,8 +67,13 @@ public final class ServerComponents implements AutoCloseable {
     PoolThreads poolThreads = new PoolThreads(READ_POOL);
     HikariDataSource pool = Databases.pool(db, READ_POOL, settings.dbPoolSize(), poolThreads);
     BrokerConnector broker = null;
+    AlbumWaiters waiters = null;
     try {
       metrics.bindPool(pool);
+      AlbumReads reads = new AlbumReads(pool);
+      waiters = new AlbumWaiters(reads::albums, settings.readWait(), metrics.readWaitObserver());
+      metrics.bindReadWaiters(waiters);
+      waiters.start();
       broker = new BrokerConnector(amqp, "albumstore-server");
       broker.start();
       ConfirmedPublisher publisher =
@@ -70,8 +81,12 @@ public final class ServerComponents implements AutoCloseable {
       metrics.bindPublisher(publisher);
       publisher.start();
       log.info("Server components started: {}, {}, {}", settings, amqp, db);
-      return new ServerComponents(settings, metrics, pool, poolThreads, broker, publisher);
+      return new ServerComponents(
+          settings, metrics, pool, poolThreads, broker, publisher, reads, waiters);
     } catch (RuntimeException e) {
+      if (waiters != null) {
+        waiters.close();
+      }
       if (broker != null) {
         broker.close(Duration.ofSeconds(5));
       }
@@ -99,6 +114,11 @@ public final class ServerComponents implements AutoCloseable {
     return reads;
   }
 
+  /** Where {@code GET /albums/{albumID}} waits for an acknowledged album. */
+  public AlbumWaiters waiters() {
+    return waiters;
+  }
+
   public boolean brokerUp() {
     return broker.isUp();
   }
@@ -121,13 +141,18 @@ public final class ServerComponents implements AutoCloseable {
   }
 
   /**
-   * Publisher first (it drains what is queued while the connection is still open), then the
-   * connection, then the pool, whose threads have ended when this returns.
+   * The waiting reads first (answered 503, their poller stopped), then the publisher (it drains
+   * what is queued while the connection is still open), then the connection, then the pool, whose
+   * threads have ended when this returns.
    */
   @Override
   public void close() {
     try {
-      publisher.close(Duration.ofMillis(settings.confirmTimeoutMs() + 1000L));
+      try {
+        waiters.close();
+      } finally {
+        publisher.close(Duration.ofMillis(settings.confirmTimeoutMs() + 1000L));
+      }
     } finally {
       try {
         broker.close(Duration.ofSeconds(5));

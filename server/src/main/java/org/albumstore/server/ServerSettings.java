@@ -5,6 +5,7 @@ import java.util.Map;
 import org.albumstore.common.config.Defaults;
 import org.albumstore.common.config.Env;
 import org.albumstore.common.config.Keys;
+import org.albumstore.server.read.ReadWaitSettings;
 
 /**
  * The server's own settings (the broker and the database are {@code AmqpSettings} and {@code
@@ -32,6 +33,8 @@ import org.albumstore.common.config.Keys;
  * @param publishQueueMax most writes waiting for a publisher before new ones get 503
  * @param maxImageBytes largest accepted {@code image} part (bigger is 413)
  * @param dbPoolSize connections of the read pool
+ * @param readWait how {@code GET /albums/{albumID}} waits for an acknowledged album (read-your-
+ *     writes; its own declarations in {@link ReadWaitSettings})
  */
 public record ServerSettings(
     int httpPort,
@@ -42,7 +45,8 @@ public record ServerSettings(
     int confirmTimeoutMs,
     int publishQueueMax,
     int maxImageBytes,
-    int dbPoolSize) {
+    int dbPoolSize,
+    ReadWaitSettings readWait) {
 
   public static final String HTTP_THREADS = "ALBUMSTORE_HTTP_THREADS";
   public static final String PUBLISH_CHANNELS = "ALBUMSTORE_PUBLISH_CHANNELS";
@@ -79,7 +83,8 @@ public record ServerSettings(
         env.getInt(CONFIRM_TIMEOUT_MS, DEFAULT_CONFIRM_TIMEOUT_MS, 100, 120_000),
         env.getInt(PUBLISH_QUEUE_MAX, DEFAULT_PUBLISH_QUEUE_MAX, 1, 10_000_000),
         env.getInt(MAX_IMAGE_BYTES, DEFAULT_MAX_IMAGE_BYTES, 1, MAX_IMAGE_LIMIT),
-        env.getInt(DB_POOL_SIZE, DEFAULT_DB_POOL_SIZE, 1, 500));
+        env.getInt(DB_POOL_SIZE, DEFAULT_DB_POOL_SIZE, 1, 500),
+        ReadWaitSettings.from(env));
   }
 
   /** These settings as {@code ALBUMSTORE_*} values, e.g. to pass them as context parameters. */
@@ -94,6 +99,7 @@ public record ServerSettings(
     m.put(PUBLISH_QUEUE_MAX, Integer.toString(publishQueueMax));
     m.put(MAX_IMAGE_BYTES, Integer.toString(maxImageBytes));
     m.put(DB_POOL_SIZE, Integer.toString(dbPoolSize));
+    m.putAll(readWait.asEnvMap());
     return m;
   }
 }

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.util.Map;
 import org.albumstore.common.config.Env;
 import org.albumstore.common.config.Keys;
+import org.albumstore.server.read.ReadWaitSettings;
 import org.junit.jupiter.api.Test;
 
 class ServerSettingsTest {
@@ -15,24 +16,42 @@ class ServerSettingsTest {
     ServerSettings s = ServerSettings.defaults();
     assertThat(s)
         .isEqualTo(
-            new ServerSettings(8080, 200, 4, 256, 1024 * 1024, 5000, 20_000, 10 * 1024 * 1024, 8));
+            new ServerSettings(
+                8080,
+                200,
+                4,
+                256,
+                1024 * 1024,
+                5000,
+                20_000,
+                10 * 1024 * 1024,
+                8,
+                new ReadWaitSettings(5000, 60_000, 2000, 1000, 5)));
   }
 
   @Test
   void everySettingIsReadFromItsVariableAndRoundTripsThroughTheMap() {
     Map<String, String> env =
-        Map.of(
-            Keys.HTTP_PORT, "0",
-            ServerSettings.HTTP_THREADS, "16",
-            ServerSettings.PUBLISH_CHANNELS, "2",
-            ServerSettings.PUBLISH_BATCH_MAX, "1",
-            ServerSettings.PUBLISH_BATCH_BYTES, "65536",
-            ServerSettings.CONFIRM_TIMEOUT_MS, "750",
-            ServerSettings.PUBLISH_QUEUE_MAX, "10",
-            ServerSettings.MAX_IMAGE_BYTES, "1000",
-            ServerSettings.DB_POOL_SIZE, "3");
+        Map.ofEntries(
+            Map.entry(Keys.HTTP_PORT, "0"),
+            Map.entry(ServerSettings.HTTP_THREADS, "16"),
+            Map.entry(ServerSettings.PUBLISH_CHANNELS, "2"),
+            Map.entry(ServerSettings.PUBLISH_BATCH_MAX, "1"),
+            Map.entry(ServerSettings.PUBLISH_BATCH_BYTES, "65536"),
+            Map.entry(ServerSettings.CONFIRM_TIMEOUT_MS, "750"),
+            Map.entry(ServerSettings.PUBLISH_QUEUE_MAX, "10"),
+            Map.entry(ServerSettings.MAX_IMAGE_BYTES, "1000"),
+            Map.entry(ServerSettings.DB_POOL_SIZE, "3"),
+            Map.entry(ReadWaitSettings.MAX_WAIT_MS, "300"),
+            Map.entry(ReadWaitSettings.WINDOW_MS, "2000"),
+            Map.entry(ReadWaitSettings.CLOCK_SKEW_MS, "0"),
+            Map.entry(ReadWaitSettings.MAX_WAITERS, "7"),
+            Map.entry(ReadWaitSettings.POLL_INTERVAL_MS, "20"));
     ServerSettings s = ServerSettings.from(Env.of(env));
-    assertThat(s).isEqualTo(new ServerSettings(0, 16, 2, 1, 65536, 750, 10, 1000, 3));
+    assertThat(s)
+        .isEqualTo(
+            new ServerSettings(
+                0, 16, 2, 1, 65536, 750, 10, 1000, 3, new ReadWaitSettings(300, 2000, 0, 7, 20)));
     assertThat(s.asEnvMap()).isEqualTo(env);
     assertThat(ServerSettings.from(Env.of(s.asEnvMap()))).isEqualTo(s);
   }
@@ -48,5 +67,8 @@ class ServerSettingsTest {
     assertThatThrownBy(
             () -> ServerSettings.from(Env.of(Map.of(ServerSettings.MAX_IMAGE_BYTES, "999999999"))))
         .hasMessageContaining(ServerSettings.MAX_IMAGE_BYTES);
+    assertThatThrownBy(
+            () -> ServerSettings.from(Env.of(Map.of(ReadWaitSettings.POLL_INTERVAL_MS, "0"))))
+        .hasMessageContaining(ReadWaitSettings.POLL_INTERVAL_MS);
   }
 }

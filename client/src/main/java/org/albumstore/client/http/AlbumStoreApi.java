@@ -4,7 +4,7 @@ import java.util.Optional;
 import org.albumstore.common.event.Vote;
 
 /**
- * The three calls the workload and the verifier make, each one a logical request (retries inside).
+ * The four calls the workload and the verifier make, each one a logical request (retries inside).
  * The workload tests drive fakes of it; {@link AlbumStoreClient} is the real one.
  *
  * <p>{@code dueNanos} is when the call was due ({@link System#nanoTime()}): now in the closed
@@ -23,4 +23,11 @@ public interface AlbumStoreApi {
       throws InterruptedException;
 
   ReviewCounts getReview(String albumId, long dueNanos) throws InterruptedException;
+
+  /**
+   * {@code GET /albums/{albumID}} of an album this run created.
+   *
+   * @return true when the server answered 200 with the profile the album was created with
+   */
+  boolean getAlbum(String albumId, long dueNanos) throws InterruptedException;
 }

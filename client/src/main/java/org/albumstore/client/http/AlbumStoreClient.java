@@ -96,6 +96,23 @@ public final class AlbumStoreClient implements AlbumStoreApi {
     return counts;
   }
 
+  /** A 200 whose body is not the profile every album of the run is created with is bad-body. */
+  @Override
+  public boolean getAlbum(String albumId, long dueNanos) throws InterruptedException {
+    CallResult r = caller.call(ApiRequest.getAlbum(albumId), dueNanos);
+    boolean ok = false;
+    if (r.isSuccess()) {
+      JsonNode body = parse(r.response().body());
+      ok =
+          body != null
+              && PROFILE.artist().equals(body.path("artist").asText(null))
+              && PROFILE.title().equals(body.path("title").asText(null))
+              && PROFILE.year().equals(body.path("year").asText(null));
+    }
+    report(r, ok);
+    return ok;
+  }
+
   /** The API declares the counts as strings; accept numbers too. */
   private static Long count(JsonNode n) {
     if (n == null || !(n.isTextual() || n.isIntegralNumber())) {

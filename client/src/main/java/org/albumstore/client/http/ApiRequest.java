@@ -46,6 +46,11 @@ public record ApiRequest(
         null);
   }
 
+  /** {@code albumId} must be a valid token: it goes into the path unencoded. */
+  public static ApiRequest getAlbum(String albumId) {
+    return new ApiRequest(RequestType.GET_ALBUM, "GET", "/albums/" + albumId, null, null);
+  }
+
   public static ApiRequest getReview(String albumId) {
     return new ApiRequest(RequestType.GET_REVIEW, "GET", "/review/" + albumId, null, null);
   }

@@ -72,7 +72,7 @@ public final class ChartRenderer {
         TimelineRow r = rows.get(i);
         x[i] = r.elapsedSeconds();
         writes[i] = r.writeRate();
-        reads[i] = r.rate(RequestType.GET_REVIEW);
+        reads[i] = r.rate(RequestType.GET_REVIEW) + r.rate(RequestType.GET_ALBUM);
         double secs = r.intervalSeconds() > 0 ? r.intervalSeconds() : 1;
         failures[i] = r.types().values().stream().mapToLong(s -> s.failed()).sum() / secs;
         p99[i] = r.writes().ok() > 0 ? r.writes().p99Ms() : Double.NaN;
@@ -90,7 +90,7 @@ public final class ChartRenderer {
           maxX,
           List.of(
               new Series("writes", new Color(31, 119, 180), writes),
-              new Series("GET /review", new Color(44, 160, 44), reads),
+              new Series("GETs", new Color(44, 160, 44), reads),
               new Series("failures", new Color(214, 39, 40), failures)));
       panel(
           g,

@@ -25,12 +25,14 @@ public final class ConsoleReport {
     b.append(f("url: %s%n", c.url()));
     b.append(
         f(
-            "load: %d group(s) x %d threads, delay %s s, %d iterations per thread, %d get threads,"
-                + " %s, retries %d%n",
+            "load: %d group(s) x %d threads, delay %s s, %d iterations per thread of %s%s, %d get"
+                + " threads, %s, retries %d%n",
             c.groups(),
             c.groupSize(),
             num(c.delaySeconds()),
             c.iterations(),
+            c.workload(),
+            c.startupPhase() ? " after the start-up phase" : "",
             c.getThreads(),
             c.rate() > 0 ? "open model at " + num(c.rate()) + " req/s" : "closed model",
             c.retries()));

@@ -60,7 +60,9 @@ public record RunSummary(
       String rmqApi,
       String amqpUri,
       boolean verify,
-      double drainTimeoutSeconds) {}
+      double drainTimeoutSeconds,
+      String workload,
+      boolean startupPhase) {}
 
   /**
    * The write queue over the run; null fields are unknown.

@@ -8,15 +8,18 @@ import org.albumstore.client.verify.LedgerSegment;
 import org.albumstore.common.event.Vote;
 
 /**
- * One writer thread's work: per iteration, {@code POST /albums}, then two likes and one dislike of
- * the album it returned. An album that could not be created gets no reviews (there is no ID to
- * review). Every outcome goes into the thread's ledger segment for verification.
+ * One writer thread's work, per iteration ({@link Workload}): {@code POST /albums}, then two likes
+ * and one dislike of the album it returned; or, in {@code post-get}, {@code POST /albums} then
+ * {@code GET /albums/{id}} of that album. An album that could not be created gets no further
+ * request (there is no ID). Every created album and every review goes into the thread's ledger
+ * segment for verification (in {@code post-get} the albums, with no reviews).
  */
 public final class WriterLoop implements Runnable {
   private static final Vote[] REVIEWS = {Vote.LIKE, Vote.LIKE, Vote.DISLIKE};
   private static final String[] STEPS = {"l1", "l2", "d"};
 
   private final AlbumStoreApi api;
+  private final Workload workload;
   private final Pacer pacer;
   private final IdempotencyKeys keys;
   private final String thread;
@@ -32,6 +35,7 @@ public final class WriterLoop implements Runnable {
    */
   public WriterLoop(
       AlbumStoreApi api,
+      Workload workload,
       Pacer pacer,
       IdempotencyKeys keys,
       String thread,
@@ -40,6 +44,7 @@ public final class WriterLoop implements Runnable {
       RecentAlbums recent,
       BooleanSupplier stopped) {
     this.api = api;
+    this.workload = workload;
     this.pacer = pacer;
     this.keys = keys;
     this.thread = thread;
@@ -68,6 +73,11 @@ public final class WriterLoop implements Runnable {
     String albumId = created.get();
     int index = ledger.add(albumId);
     recent.add(albumId);
+    if (workload == Workload.POST_GET) {
+      // The outcome is in the statistics (a failed GET fails the run); nothing to verify.
+      api.getAlbum(albumId, pacer.awaitNext());
+      return;
+    }
     for (int r = 0; r < REVIEWS.length; r++) {
       boolean ok =
           api.review(REVIEWS[r], albumId, keys.key(thread, i, STEPS[r]), pacer.awaitNext());

@@ -54,7 +54,9 @@ final class SampleRuns {
             "http://127.0.0.1:15672",
             "amqp://guest:***@127.0.0.1:5672/%2F",
             true,
-            120),
+            120,
+            "album-reviews",
+            false),
         2.0,
         3000.0,
         List.of(

@@ -36,7 +36,13 @@ class WriterLoopTest {
 
     @Override
     public ReviewCounts getReview(String albumId, long dueNanos) {
-      throw new AssertionError("writers do not read");
+      throw new AssertionError("writers do not read counts");
+    }
+
+    @Override
+    public boolean getAlbum(String albumId, long dueNanos) {
+      calls.add("GET /albums/" + albumId);
+      return true;
     }
   }
 
@@ -46,7 +52,15 @@ class WriterLoopTest {
     LedgerSegment ledger = new LedgerSegment();
     RecentAlbums recent = new RecentAlbums(16);
     new WriterLoop(
-            api, Pacer.UNPACED, new IdempotencyKeys("run1"), "t7", 3, ledger, recent, () -> false)
+            api,
+            Workload.ALBUM_REVIEWS,
+            Pacer.UNPACED,
+            new IdempotencyKeys("run1"),
+            "t7",
+            3,
+            ledger,
+            recent,
+            () -> false)
         .run();
 
     assertThat(api.calls)
@@ -75,6 +89,7 @@ class WriterLoopTest {
     FakeApi api = new FakeApi();
     new WriterLoop(
             api,
+            Workload.ALBUM_REVIEWS,
             Pacer.UNPACED,
             new IdempotencyKeys("run1"),
             "t0",
@@ -84,5 +99,37 @@ class WriterLoopTest {
             () -> api.calls.size() >= 4)
         .run();
     assertThat(api.calls).hasSize(4);
+  }
+
+  @Test
+  void postGetIterationsCreateAnAlbumThenReadThatAlbumAtOnce() {
+    FakeApi api = new FakeApi();
+    LedgerSegment ledger = new LedgerSegment();
+    RecentAlbums recent = new RecentAlbums(16);
+    new WriterLoop(
+            api,
+            Workload.POST_GET,
+            Pacer.UNPACED,
+            new IdempotencyKeys("run1"),
+            "t3",
+            4,
+            ledger,
+            recent,
+            () -> false)
+        .run();
+
+    assertThat(api.calls)
+        .containsExactly(
+            "POST /albums run1-t3-0-a",
+            "GET /albums/album-1",
+            "POST /albums run1-t3-1-a",
+            "GET /albums/album-2",
+            "POST /albums run1-t3-2-a", // album 3 failed: nothing to read
+            "POST /albums run1-t3-3-a",
+            "GET /albums/album-4");
+    // Verified as albums without reviews.
+    assertThat(ledger.size()).isEqualTo(3);
+    assertThat(ledger.expected(0)).isEqualTo(new ExpectedCounts("album-1", 0, 0, 0, 0));
+    assertThat(ledger.expected(2)).isEqualTo(new ExpectedCounts("album-4", 0, 0, 0, 0));
   }
 }

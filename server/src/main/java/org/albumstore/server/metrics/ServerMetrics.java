@@ -11,6 +11,8 @@ import java.util.EnumSet;
 import org.albumstore.common.metrics.ServiceMeters;
 import org.albumstore.server.publish.ConfirmedPublisher;
 import org.albumstore.server.publish.PublishObserver;
+import org.albumstore.server.read.AlbumWaiters;
+import org.albumstore.server.read.ReadWaitObserver;
 
 /**
  * The server's meters, in one Prometheus registry of its own (never Micrometer's global one, so
@@ -25,6 +27,9 @@ import org.albumstore.server.publish.PublishObserver;
  *       WriteStages});
  *   <li>{@code albumstore_publish_channels}, {@code albumstore_publish_channels_in_use}, {@code
  *       albumstore_publish_waiters}: the channel pool;
+ *   <li>{@code albumstore_read_wait_seconds{outcome}}, {@code albumstore_read_wait_rejected_total},
+ *       {@code albumstore_read_waiters}: the reads that waited for an acknowledged album ({@link
+ *       ReadWaits});
  *   <li>{@code hikaricp_connections_*{pool="albumstore-server-reads"}}: the read pool (HikariCP's
  *       own Micrometer tracker);
  *   <li>{@code jvm_*}, {@code process_*}, {@code system_*}: the JVM basics.
@@ -39,10 +44,22 @@ public final class ServerMetrics implements AutoCloseable {
   private final MeterRegistry registry = meters.registry();
   private final HttpTimers http;
   private final WriteStages stages;
+  private final ReadWaits readWaits;
 
   public ServerMetrics() {
     http = new HttpTimers(registry);
     stages = new WriteStages(registry);
+    readWaits = new ReadWaits(registry);
+  }
+
+  /** What the waiting reads of {@code GET /albums/{albumID}} report to. */
+  public ReadWaitObserver readWaitObserver() {
+    return readWaits;
+  }
+
+  /** Adds the gauge of reads waiting now. */
+  public void bindReadWaiters(AlbumWaiters waiters) {
+    ReadWaits.bindWaiting(registry, waiters);
   }
 
   /** What the publisher reports confirmed writes to. */

@@ -4,6 +4,9 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.Optional;
 import javax.sql.DataSource;
 import org.albumstore.common.event.AlbumProfile;
@@ -12,14 +15,19 @@ import org.albumstore.common.event.AlbumProfile;
  * The JDBC reads behind the GETs: one statement each, bound parameters only, and a short query
  * timeout so that a struggling database answers 503 rather than holding request threads.
  *
- * <p>Reads see what the consumer has applied so far (eventual consistency: a 200 on a write means
- * "durably queued", not "visible").
+ * <p>Reads see what the consumer has applied so far: a 200 on a write means "durably queued", not
+ * "visible". {@code GET /albums/{albumID}} adds read-your-writes on top by waiting ({@link
+ * AlbumWaiters}, which uses {@link #albums}); {@code GET /review/{albumID}} stays eventually
+ * consistent.
  */
 public final class AlbumReads {
-  private static final int QUERY_TIMEOUT_SECONDS = 5;
+  static final int QUERY_TIMEOUT_SECONDS = 5;
 
   private static final String ALBUM_SQL =
       "SELECT artist, title, year FROM albums WHERE album_id = ?";
+
+  private static final String ALBUMS_SQL =
+      "SELECT album_id, artist, title, year FROM albums WHERE album_id = ANY (?)";
 
   /**
    * One round trip that tells three cases apart: counters exist (reviewed album, or an album the
@@ -51,6 +59,25 @@ public final class AlbumReads {
       }
     } catch (SQLException e) {
       throw new ReadFailedException("reading album failed", e);
+    }
+  }
+
+  /** The profiles of those of {@code albumIds} that exist, by ID: one statement for all. */
+  public Map<String, AlbumProfile> albums(Collection<String> albumIds) throws ReadFailedException {
+    try (Connection c = db.getConnection();
+        PreparedStatement ps = c.prepareStatement(ALBUMS_SQL)) {
+      ps.setQueryTimeout(QUERY_TIMEOUT_SECONDS);
+      ps.setArray(1, c.createArrayOf("text", albumIds.toArray()));
+      Map<String, AlbumProfile> found = new HashMap<>();
+      try (ResultSet rs = ps.executeQuery()) {
+        while (rs.next()) {
+          found.put(
+              rs.getString(1), new AlbumProfile(rs.getString(2), rs.getString(3), rs.getString(4)));
+        }
+      }
+      return found;
+    } catch (SQLException e) {
+      throw new ReadFailedException("reading albums failed", e);
     }
   }
 

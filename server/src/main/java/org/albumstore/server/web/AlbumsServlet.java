@@ -10,6 +10,7 @@ import org.albumstore.common.event.NewAlbum;
 import org.albumstore.server.metrics.RequestClock;
 import org.albumstore.server.publish.ConfirmedPublisher;
 import org.albumstore.server.read.AlbumReads;
+import org.albumstore.server.read.AlbumWaiters;
 import org.albumstore.server.read.ReadFailedException;
 
 /**
@@ -18,20 +19,44 @@ import org.albumstore.server.read.ReadFailedException;
  *
  * <p>The album ID is assigned here, before publishing, so the 200 can carry it: derived from the
  * Idempotency-Key when there is one (a retry gets the same ID and the consumer's insert is a no-op)
- * and random otherwise.
+ * and a v7 UUID, which carries its issue time, otherwise.
+ *
+ * <p>Read-your-writes: a GET that does not find the album answers 404 at once unless the ID could
+ * be an album acknowledged moments ago ({@link AlbumWaiters#worthWaitingFor}); then the request
+ * goes async and waits, bounded and without a thread, for the consumer to apply it ({@link
+ * AsyncRead}).
  */
 public final class AlbumsServlet extends ApiServlet {
+  static final String NOT_FOUND =
+      "no album with this albumID (an album is readable once its POST /albums returned 200)";
+  static final String NOT_FOUND_AFTER_WAIT =
+      "no album with this albumID yet: waited for it and it has not been applied; an album"
+          + " POSTed moments ago may still appear shortly, otherwise it was not found";
+
   private final ConfirmedPublisher publisher;
   private final AlbumReads reads;
+  private final AlbumWaiters waiters;
   private final int maxImageBytes;
   private final long asyncTimeoutMs;
+  private final long readTimeoutMs;
 
+  /**
+   * @param asyncTimeoutMs safety net of a write's async wait
+   * @param readTimeoutMs safety net of a read's async wait (above the waiters' own bound)
+   */
   public AlbumsServlet(
-      ConfirmedPublisher publisher, AlbumReads reads, int maxImageBytes, long asyncTimeoutMs) {
+      ConfirmedPublisher publisher,
+      AlbumReads reads,
+      AlbumWaiters waiters,
+      int maxImageBytes,
+      long asyncTimeoutMs,
+      long readTimeoutMs) {
     this.publisher = publisher;
     this.reads = reads;
+    this.waiters = waiters;
     this.maxImageBytes = maxImageBytes;
     this.asyncTimeoutMs = asyncTimeoutMs;
+    this.readTimeoutMs = readTimeoutMs;
   }
 
   @Override
@@ -39,7 +64,7 @@ public final class AlbumsServlet extends ApiServlet {
       throws HttpProblem, ReadFailedException, IOException {
     switch (route.resource()) {
       case ALBUMS -> create(req, resp);
-      case ALBUM -> read(route.params().get(0), resp);
+      case ALBUM -> read(route.params().get(0), req, resp);
       default -> throw new HttpProblem(404, ErrorMessages.UNKNOWN_PATH);
     }
   }
@@ -59,16 +84,20 @@ public final class AlbumsServlet extends ApiServlet {
         r -> Responses.json(r, 200, Json.object("albumID", albumId, "imageSize", imageSize)));
   }
 
-  private void read(String rawId, HttpServletResponse resp)
+  private void read(String rawId, HttpServletRequest req, HttpServletResponse resp)
       throws HttpProblem, ReadFailedException, IOException {
     String albumId = RequestChecks.albumId(rawId);
     Optional<AlbumProfile> album = reads.album(albumId);
-    if (album.isEmpty()) {
-      throw new HttpProblem(
-          404,
-          "no album with this albumID (a new album appears shortly after" + " its POST returned)");
+    if (album.isPresent()) {
+      writeAlbum(resp, album.get());
+    } else if (waiters.worthWaitingFor(albumId)) {
+      AsyncRead.awaitAlbum(req, resp, waiters, albumId, readTimeoutMs);
+    } else {
+      throw new HttpProblem(404, NOT_FOUND);
     }
-    AlbumProfile p = album.get();
+  }
+
+  static void writeAlbum(HttpServletResponse resp, AlbumProfile p) throws IOException {
     Responses.json(
         resp, 200, Json.object("artist", p.artist(), "title", p.title(), "year", p.year()));
   }

@@ -1,6 +1,7 @@
-package org.albumstore.server.publish;
+package org.albumstore.common.event;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.Set;
 import java.util.UUID;
@@ -37,5 +38,24 @@ class RandomUuidsTest {
     pool.shutdown();
     assertThat(pool.awaitTermination(60, TimeUnit.SECONDS)).isTrue();
     assertThat(seen).hasSize(200_000);
+  }
+
+  @Test
+  void timeOrderedAreVersion7WithTheTimeInTheFirst48Bits() {
+    for (long t : new long[] {0L, 1L, 1_764_000_000_123L, RandomUuids.MAX_V7_MILLIS}) {
+      UUID u = RandomUuids.timeOrdered(t);
+      assertThat(u.version()).isEqualTo(7);
+      assertThat(u.variant()).isEqualTo(2);
+      assertThat(RandomUuids.timeOf(u)).isEqualTo(t);
+      assertThat(u.toString()).startsWith(String.format("%08x-%04x", t >>> 16, t & 0xffff));
+    }
+  }
+
+  @Test
+  void aTimeOutsideTheFortyEightBitsIsRefused() {
+    assertThatThrownBy(() -> RandomUuids.timeOrdered(-1))
+        .isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> RandomUuids.timeOrdered(RandomUuids.MAX_V7_MILLIS + 1))
+        .isInstanceOf(IllegalArgumentException.class);
   }
 }

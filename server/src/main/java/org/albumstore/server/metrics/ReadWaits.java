@@ -1,0 +1,67 @@
+package org.albumstore.server.metrics;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import java.util.EnumMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.albumstore.common.metrics.ServiceMeters;
+import org.albumstore.server.read.AlbumWaiters;
+import org.albumstore.server.read.ReadWaitObserver;
+
+/**
+ * The read-your-writes waits of {@code GET /albums/{albumID}}:
+ *
+ * <ul>
+ *   <li>{@code albumstore_read_wait_seconds{outcome}}: one sample per read that waited, by how it
+ *       ended ({@code found}: 200, {@code not_found}: 404 after the bound, {@code failed}: 503 from
+ *       a database failure or a stop); its count is the number of waits, its sum the time waited;
+ *   <li>{@code albumstore_read_wait_rejected_total}: reads that would have waited but got 503
+ *       because the most waiting reads already waited;
+ *   <li>{@code albumstore_read_waiters}: reads waiting now (beside {@code
+ *       albumstore_publish_waiters}, the writes waiting for a channel).
+ * </ul>
+ */
+final class ReadWaits implements ReadWaitObserver {
+  static final String WAIT = "albumstore.read.wait";
+  static final String REJECTED = "albumstore.read.wait.rejected";
+  static final String WAITERS = "albumstore.read.waiters";
+
+  private final Map<Outcome, Timer> waits = new EnumMap<>(Outcome.class);
+  private final Counter rejected;
+
+  ReadWaits(MeterRegistry registry) {
+    for (Outcome o : Outcome.values()) {
+      waits.put(
+          o,
+          ServiceMeters.stageTimer(WAIT)
+              .description("Per GET /albums/{albumID} that waited for its album: time waited")
+              .tag("outcome", o.name().toLowerCase(Locale.ROOT))
+              .register(registry));
+    }
+    rejected =
+        Counter.builder(REJECTED)
+            .description("GET /albums/{albumID} answered 503 because too many reads were waiting")
+            .register(registry);
+  }
+
+  /** The gauge holds {@code waiters} weakly, as Micrometer does: it lives as long as the server. */
+  static void bindWaiting(MeterRegistry registry, AlbumWaiters waiters) {
+    Gauge.builder(WAITERS, waiters, AlbumWaiters::waiting)
+        .description("GET /albums/{albumID} waiting for an acknowledged album to be applied")
+        .register(registry);
+  }
+
+  @Override
+  public void waited(Outcome outcome, long nanos) {
+    waits.get(outcome).record(nanos, TimeUnit.NANOSECONDS);
+  }
+
+  @Override
+  public void rejected() {
+    rejected.increment();
+  }
+}

@@ -1,0 +1,28 @@
+package org.albumstore.server.read;
+
+/** What {@link AlbumWaiters} reports to the metrics: each wait's outcome and length, rejections. */
+public interface ReadWaitObserver {
+  /** How a waiting read ended. */
+  enum Outcome {
+    /** The album appeared: 200. */
+    FOUND,
+    /** The wait reached its bound: 404. */
+    NOT_FOUND,
+    /** The database failed while polling, or the server stopped: 503. */
+    FAILED
+  }
+
+  ReadWaitObserver NONE =
+      new ReadWaitObserver() {
+        @Override
+        public void waited(Outcome outcome, long nanos) {}
+
+        @Override
+        public void rejected() {}
+      };
+
+  void waited(Outcome outcome, long nanos);
+
+  /** A read that would have waited got 503 because the most waiting reads were already waiting. */
+  void rejected();
+}

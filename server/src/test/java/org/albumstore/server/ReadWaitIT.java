@@ -1,0 +1,264 @@
+package org.albumstore.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.zaxxer.hikari.HikariDataSource;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.net.http.HttpResponse.BodyHandlers;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import org.albumstore.common.config.AmqpSettings;
+import org.albumstore.common.config.Env;
+import org.albumstore.common.config.Keys;
+import org.albumstore.common.db.Databases;
+import org.albumstore.common.event.Identifiers;
+import org.albumstore.common.event.RandomUuids;
+import org.albumstore.common.testing.Scrapes;
+import org.albumstore.common.testing.TcpProxy;
+import org.albumstore.common.testing.TestServices;
+import org.albumstore.server.read.ReadWaitSettings;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+
+/**
+ * Read-your-writes on one server, against the real database, with album rows written straight into
+ * it (no consumer: an album "arrives" when the test inserts it): which IDs wait and which get a
+ * quick 404, the bound, the limit of waiting reads, that waiting reads hold no request thread, and
+ * that a database failure while waiting is a 503, not a hang. The two-server test with the real
+ * consumer is local/'s ReadYourWritesIT.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class ReadWaitIT {
+  private static final int MAX_WAIT_MS = 3000;
+  private static final int MAX_WAITERS = 60;
+  private static final int HTTP_THREADS = 4;
+
+  private final Set<String> inserted = ConcurrentHashMap.newKeySet();
+  private final HttpClient http =
+      HttpClient.newBuilder()
+          .version(HttpClient.Version.HTTP_1_1)
+          .connectTimeout(Duration.ofSeconds(5))
+          .build();
+  private AmqpSettings amqp;
+  private HikariDataSource db;
+  private AlbumStoreServer server;
+
+  @BeforeAll
+  void start() {
+    amqp = TestServices.amqp("server.readWait");
+    Map<String, String> env = new HashMap<>(TestServices.overrides(amqp, TestServices.database()));
+    env.put(Keys.HTTP_PORT, "0");
+    env.put(ServerSettings.HTTP_THREADS, Integer.toString(HTTP_THREADS));
+    env.put(ReadWaitSettings.MAX_WAIT_MS, Integer.toString(MAX_WAIT_MS));
+    env.put(ReadWaitSettings.MAX_WAITERS, Integer.toString(MAX_WAITERS));
+    server = AlbumStoreServer.start(Env.system().withOverrides(env));
+    db = Databases.pool(TestServices.database(), "it-read-wait", 2);
+  }
+
+  @AfterAll
+  void stop() throws Exception {
+    if (server != null) {
+      server.close();
+    }
+    try (Connection c = db.getConnection();
+        PreparedStatement ps = c.prepareStatement("DELETE FROM albums WHERE album_id = ANY (?)")) {
+      ps.setArray(1, c.createArrayOf("text", inserted.toArray()));
+      ps.executeUpdate();
+    } finally {
+      db.close();
+      TestServices.deleteTopology(amqp);
+    }
+  }
+
+  @Test
+  void idsThatCannotBeAlbumsJustAcknowledgedGetA404Quickly() throws Exception {
+    long now = System.currentTimeMillis();
+    List<String> ids =
+        List.of(
+            "9" + (now % 1_000_000_000L), // a number, as clients that number albums send
+            RandomUuids.next().toString(), // v4
+            Identifiers.newAlbumId(now - 120_000), // v7 older than the window
+            Identifiers.newAlbumId(now + 3_600_000)); // v7 from an hour ahead
+    for (String id : ids) {
+      long start = System.nanoTime();
+      HttpResponse<String> r = get("/albums/" + id);
+      long ms = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+      assertThat(r.statusCode()).as(id).isEqualTo(404);
+      assertThat(r.body()).as(id).contains("no album");
+      assertThat(ms).as(id + ": ms to the 404").isLessThan(MAX_WAIT_MS / 2);
+    }
+  }
+
+  @Test
+  void aRecentIdWhoseAlbumNeverArrivesGets404AfterTheBound() throws Exception {
+    for (String id :
+        List.of(
+            Identifiers.newAlbumId(), Identifiers.albumIdForKey("never-" + RandomUuids.next()))) {
+      long start = System.nanoTime();
+      HttpResponse<String> r = get("/albums/" + id);
+      long ms = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+      assertThat(r.statusCode()).as(id).isEqualTo(404);
+      assertThat(r.body()).as(id).contains("may still appear shortly");
+      assertThat(ms).as(id + ": ms to the 404").isBetween((long) MAX_WAIT_MS, MAX_WAIT_MS + 2000L);
+    }
+  }
+
+  @Test
+  void waitingReadsHoldNoRequestThreadAndAreAnsweredWhenTheirAlbumsArrive() throws Exception {
+    int parked = 50; // far more than the 4 request threads
+    Map<String, CompletableFuture<HttpResponse<String>>> waiting = new HashMap<>();
+    for (int i = 0; i < parked; i++) {
+      String id = Identifiers.newAlbumId();
+      waiting.put(id, getAsync("/albums/" + id));
+    }
+    awaitWaiters(parked);
+
+    // Served meanwhile on the same 4 threads: quick 404s and the health check.
+    for (int i = 0; i < 10; i++) {
+      assertThat(get("/albums/" + RandomUuids.next()).statusCode()).isEqualTo(404);
+      assertThat(get("/health").statusCode()).isEqualTo(200);
+    }
+    assertThat(waiting.values()).noneMatch(CompletableFuture::isDone);
+
+    for (String id : waiting.keySet()) {
+      insertAlbum(id, "Artist " + id.substring(0, 8));
+    }
+    for (Map.Entry<String, CompletableFuture<HttpResponse<String>>> e : waiting.entrySet()) {
+      HttpResponse<String> r = e.getValue().get(MAX_WAIT_MS, TimeUnit.MILLISECONDS);
+      assertThat(r.statusCode()).as(e.getKey()).isEqualTo(200);
+      assertThat(r.body()).contains("Artist " + e.getKey().substring(0, 8));
+    }
+    assertThat(metric("albumstore_read_wait_seconds_count", Map.of("outcome", "found")))
+        .isGreaterThanOrEqualTo(parked);
+  }
+
+  @Test
+  void beyondTheMostWaitingReadsTheNextGet503WithRetryAfterAtOnce() throws Exception {
+    List<String> ids = new ArrayList<>();
+    List<CompletableFuture<HttpResponse<String>>> waiting = new ArrayList<>();
+    for (int i = 0; i < MAX_WAITERS; i++) {
+      String id = Identifiers.newAlbumId();
+      ids.add(id);
+      waiting.add(getAsync("/albums/" + id));
+    }
+    awaitWaiters(MAX_WAITERS);
+    double rejectedBefore = metric("albumstore_read_wait_rejected_total", Map.of());
+
+    for (int i = 0; i < 3; i++) {
+      long start = System.nanoTime();
+      HttpResponse<String> r = get("/albums/" + Identifiers.newAlbumId());
+      long ms = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+      assertThat(r.statusCode()).isEqualTo(503);
+      assertThat(r.headers().firstValue("Retry-After")).hasValue("1");
+      assertThat(r.body()).contains("\"msg\"").contains("too many reads are waiting");
+      assertThat(ms).as("ms to the 503").isLessThan(MAX_WAIT_MS / 2);
+    }
+    assertThat(metric("albumstore_read_wait_rejected_total", Map.of()))
+        .isEqualTo(rejectedBefore + 3);
+
+    for (String id : ids) {
+      insertAlbum(id, "limit");
+    }
+    for (CompletableFuture<HttpResponse<String>> f : waiting) {
+      assertThat(f.get(MAX_WAIT_MS, TimeUnit.MILLISECONDS).statusCode()).isEqualTo(200);
+    }
+  }
+
+  @Test
+  void aDatabaseFailureWhileWaitingIs503NotAHang() throws Exception {
+    AmqpSettings own = TestServices.amqp("server.readWaitDbFailure");
+    String jdbc = TestServices.database().jdbcUrl();
+    URI pg = URI.create(jdbc.substring("jdbc:".length()));
+    Map<String, String> env = new HashMap<>(TestServices.overrides(own, TestServices.database()));
+    env.put(Keys.HTTP_PORT, "0");
+    env.put(ReadWaitSettings.MAX_WAIT_MS, "20000"); // a 404 from the bound cannot come first
+    try (TcpProxy proxy = TcpProxy.start(pg.getHost(), pg.getPort())) {
+      env.put(Keys.JDBC_URL, jdbc.replace(":" + pg.getPort() + "/", ":" + proxy.port() + "/"));
+      try (AlbumStoreServer viaProxy = AlbumStoreServer.start(Env.system().withOverrides(env))) {
+        String id = Identifiers.newAlbumId();
+        CompletableFuture<HttpResponse<String>> waiting =
+            getAsync(viaProxy.baseUrl(), "/albums/" + id);
+        awaitWaiters(viaProxy.baseUrl(), 1);
+        proxy.cut();
+        try {
+          HttpResponse<String> r = waiting.get(15, TimeUnit.SECONDS);
+          assertThat(r.statusCode()).isEqualTo(503);
+          assertThat(r.headers().firstValue("Retry-After")).isPresent();
+          assertThat(r.body()).contains("database").doesNotContain("SQL", "Exception");
+        } finally {
+          proxy.restore(); // the pool then closes as usual, without threads stuck reconnecting
+        }
+      }
+    } finally {
+      TestServices.deleteTopology(own);
+    }
+  }
+
+  private HttpResponse<String> get(String path) throws Exception {
+    return getAsync(path).get(30, TimeUnit.SECONDS);
+  }
+
+  private CompletableFuture<HttpResponse<String>> getAsync(String path) {
+    return getAsync(server.baseUrl(), path);
+  }
+
+  private CompletableFuture<HttpResponse<String>> getAsync(String baseUrl, String path) {
+    HttpRequest req =
+        HttpRequest.newBuilder(URI.create(baseUrl + path)).timeout(Duration.ofSeconds(30)).build();
+    return http.sendAsync(req, BodyHandlers.ofString());
+  }
+
+  private void awaitWaiters(int n) throws Exception {
+    awaitWaiters(server.baseUrl(), n);
+  }
+
+  /** Until the server's gauge shows {@code n} waiting reads (the requests are in flight). */
+  private void awaitWaiters(String baseUrl, int n) throws Exception {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+    double now;
+    while ((now = metric(baseUrl, "albumstore_read_waiters", Map.of())) < n) {
+      assertThat(System.nanoTime()).as("waiting reads: %s of %s", now, n).isLessThan(deadline);
+      Thread.sleep(10);
+    }
+  }
+
+  private double metric(String name, Map<String, String> labels) throws Exception {
+    return metric(server.baseUrl(), name, labels);
+  }
+
+  private double metric(String baseUrl, String name, Map<String, String> labels) throws Exception {
+    HttpResponse<String> r = getAsync(baseUrl, "/metrics").get(10, TimeUnit.SECONDS);
+    return Scrapes.sum(r.body(), name, labels);
+  }
+
+  private void insertAlbum(String id, String artist) throws Exception {
+    inserted.add(id);
+    try (Connection c = db.getConnection();
+        PreparedStatement ps =
+            c.prepareStatement(
+                "INSERT INTO albums (album_id, artist, title, year, image, image_size)"
+                    + " VALUES (?, ?, ?, ?, ?, ?)")) {
+      ps.setString(1, id);
+      ps.setString(2, artist);
+      ps.setString(3, "title");
+      ps.setString(4, "2001");
+      ps.setBytes(5, new byte[] {1});
+      ps.setInt(6, 1);
+      ps.executeUpdate();
+    }
+  }
+}

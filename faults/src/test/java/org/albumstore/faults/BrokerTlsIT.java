@@ -1,12 +1,19 @@
 package org.albumstore.faults;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowable;
 import static org.assertj.core.api.Assertions.fail;
 
 import java.io.IOException;
+import java.io.InputStream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.KeyStore;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -14,11 +21,14 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.TrustManagerFactory;
 import org.albumstore.common.config.AmqpSettings;
 import org.albumstore.common.config.DatabaseSettings;
 import org.albumstore.common.testing.RabbitNode;
 import org.albumstore.common.testing.TestCa;
 import org.albumstore.common.testing.TestServices;
+import org.albumstore.common.tls.TlsFailures;
 import org.albumstore.faults.harness.ConsumerProcess;
 import org.albumstore.faults.harness.Paths;
 import org.albumstore.faults.harness.ServerProcess;
@@ -209,7 +219,7 @@ class BrokerTlsIT {
   /**
    * Starts the server and the consumer trusting {@code trusted} only and checks what each tells its
    * user: the server keeps running (writes get 503) and logs the refusal once, the consumer exits
-   * with it; one line each, no stack trace.
+   * with it; one line each, no stack trace. The management API refuses the same way.
    */
   private static void assertRefused(TestCa trusted, String name, String expected) throws Exception {
     AmqpSettings amqp = amqps("tls." + name);
@@ -245,7 +255,36 @@ class BrokerTlsIT {
                   + expected);
       assertThat(consumer.output()).doesNotContain("\tat ");
     }
+    // The management API over https:// with the JDK's HTTP client, as the client's queue sampler
+    // reads it: refused for the same reason.
+    HttpClient http =
+        HttpClient.newBuilder()
+            .sslContext(trusting(trusted))
+            .connectTimeout(Duration.ofSeconds(5))
+            .build();
+    URI overview = URI.create("https://localhost:" + httpsPort + "/api/overview");
+    Throwable refused =
+        catchThrowable(
+            () ->
+                http.send(
+                    HttpRequest.newBuilder(overview).build(),
+                    HttpResponse.BodyHandlers.discarding()));
+    assertThat(refused).as("GET " + overview).isNotNull();
+    assertThat(TlsFailures.describe(refused)).startsWith(expected);
     Summary.record("security (broker TLS): refused in one line: " + expected);
+  }
+
+  private static SSLContext trusting(TestCa trusted) throws Exception {
+    KeyStore ks = KeyStore.getInstance("PKCS12");
+    try (InputStream in = Files.newInputStream(trusted.trustStore())) {
+      ks.load(in, TestCa.PASSWORD.toCharArray());
+    }
+    TrustManagerFactory tmf =
+        TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+    tmf.init(ks);
+    SSLContext c = SSLContext.getInstance("TLS");
+    c.init(null, tmf.getTrustManagers(), null);
+    return c;
   }
 
   private static Map<String, String> serverEnv(AmqpSettings amqp, DatabaseSettings db) {

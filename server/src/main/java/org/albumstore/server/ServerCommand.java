@@ -9,6 +9,7 @@ import org.albumstore.common.config.Defaults;
 import org.albumstore.common.config.Env;
 import org.albumstore.common.config.Keys;
 import org.albumstore.common.config.ServiceOptions;
+import org.albumstore.server.metrics.MetricsPort;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -123,6 +124,28 @@ final class ServerCommand implements Callable<Integer> {
               + ServerSettings.DEFAULT_MAX_IMAGE_BYTES)
   Integer maxImageBytes;
 
+  // Where GET /metrics answers (MetricsPort): with the API by default, else on a management port.
+  @Option(
+      names = "--metrics-port",
+      paramLabel = "PORT",
+      description =
+          "The port that alone serves GET /metrics, 0 for any free one; -1 serves them with the"
+              + " API (env "
+              + MetricsPort.PORT
+              + "). Default: "
+              + MetricsPort.DEFAULT_PORT)
+  Integer metricsPort;
+
+  @Option(
+      names = "--metrics-address",
+      paramLabel = "ADDRESS",
+      description =
+          "Address the metrics port binds to (env "
+              + MetricsPort.ADDRESS
+              + "). Default: "
+              + MetricsPort.DEFAULT_ADDRESS)
+  String metricsAddress;
+
   @Override
   public Integer call() throws InterruptedException {
     final AlbumStoreServer server;
@@ -153,6 +176,8 @@ final class ServerCommand implements Callable<Integer> {
     putIfGiven(m, ServerSettings.CONFIRM_TIMEOUT_MS, confirmTimeoutMs);
     putIfGiven(m, ServerSettings.PUBLISH_QUEUE_MAX, publishQueueMax);
     putIfGiven(m, ServerSettings.MAX_IMAGE_BYTES, maxImageBytes);
+    putIfGiven(m, MetricsPort.PORT, metricsPort);
+    putIfGiven(m, MetricsPort.ADDRESS, metricsAddress);
     return m;
   }
 }

@@ -55,6 +55,8 @@ public final class RabbitNode implements AutoCloseable {
 
   /** Where each running {@code rabbitmqctl} writes its output. */
   private final Map<Process, Path> outputs = new java.util.concurrent.ConcurrentHashMap<>();
+  /** Stops the node if the test JVM exits without closing it (a failed or interrupted run). */
+  private final Thread stopAtExit = new Thread(this::closeQuietly, "rabbit-node-stop");
 
   private RabbitNode(
       String nodeName, Path dir, Path installation, Map<String, String> env, Process process) {
@@ -204,6 +206,7 @@ public final class RabbitNode implements AutoCloseable {
       long t0 = System.nanoTime();
       Process process = pb.start();
       RabbitNode node = new RabbitNode(nodeName, dir, installation, Map.copyOf(env), process);
+      Runtime.getRuntime().addShutdownHook(node.stopAtExit);
       try {
         node.awaitStartup(startTimeout);
       } catch (IOException | RuntimeException | InterruptedException e) {
@@ -328,6 +331,13 @@ public final class RabbitNode implements AutoCloseable {
    */
   @Override
   public void close() throws IOException, InterruptedException {
+    if (Thread.currentThread() != stopAtExit) {
+      try {
+        Runtime.getRuntime().removeShutdownHook(stopAtExit);
+      } catch (IllegalStateException e) {
+        // The JVM is already shutting down: the hook runs (or ran) this anyway.
+      }
+    }
     if (process.isAlive()) {
       try {
         ctl("stop");
@@ -341,6 +351,14 @@ public final class RabbitNode implements AutoCloseable {
       process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
     }
     beamProcess().filter(ProcessHandle::isAlive).ifPresent(ProcessHandle::destroyForcibly);
+  }
+
+  private void closeQuietly() {
+    try {
+      close();
+    } catch (IOException | InterruptedException | RuntimeException e) {
+      log.warn("could not stop RabbitMQ node {}: {}", nodeName, e.toString());
+    }
   }
 
   /** The Erlang VM of this node, by the PID it wrote (only while that process still runs). */

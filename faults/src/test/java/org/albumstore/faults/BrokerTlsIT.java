@@ -150,6 +150,7 @@ class BrokerTlsIT {
       Path runDir = dir.resolve("client-run");
       ClientRun run =
           client(
+              "tls-client",
               ca,
               "--url",
               server.baseUrl(),
@@ -178,6 +179,36 @@ class BrokerTlsIT {
       assertThat(run.output())
           .contains("queue depth: read from the management-api")
           .contains("verified: 40 albums, 0 mismatches");
+
+      // The same client trusting another CA: its load (plain HTTP to the server) still runs, and
+      // it says in one line per source why it cannot watch the queue.
+      ClientRun untrusting =
+          client(
+              "tls-client-untrusting",
+              stranger,
+              "--url",
+              server.baseUrl(),
+              "--queue",
+              amqp.queue(),
+              "--amqp-uri",
+              amqp.uri(),
+              "--rmq-api",
+              "https://localhost:" + httpsPort,
+              "--consumer-metrics",
+              "none",
+              "--threads",
+              "1",
+              "--iterations",
+              "2",
+              "--drain-timeout",
+              "5",
+              "--no-progress",
+              "--out",
+              dir.resolve("client-run-untrusting").toString());
+      assertThat(onlyLineWith(untrusting.output(), "queue depth: management-api not available"))
+          .contains("(TLS: the server's certificate is not signed by a trusted CA");
+      assertThat(onlyLineWith(untrusting.output(), "queue depth: amqp not available"))
+          .contains("(TLS: the server's certificate is not signed by a trusted CA");
     }
     Summary.record(
         "security (broker TLS): amqps:// and https:// management against RabbitMQ "
@@ -300,13 +331,13 @@ class BrokerTlsIT {
   private record ClientRun(int exitCode, String output) {}
 
   /** {@code java -jar client.jar} trusting {@code trusted} only, as a user runs it. */
-  private static ClientRun client(TestCa trusted, String... args) throws Exception {
+  private static ClientRun client(String name, TestCa trusted, String... args) throws Exception {
     List<String> cmd =
         new ArrayList<>(List.of(Paths.java(), "-Xmx256m", "-Djava.awt.headless=true"));
     cmd.addAll(trusted.trustStoreJvmArgs());
     cmd.addAll(List.of("-jar", Paths.clientJar().toString()));
     cmd.addAll(List.of(args));
-    Path out = Paths.outputDir().resolve("tls-client.log");
+    Path out = Paths.outputDir().resolve(name + ".log");
     ProcessBuilder pb =
         new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(out.toFile());
     pb.environment().keySet().removeIf(k -> k.startsWith("ALBUMSTORE_"));

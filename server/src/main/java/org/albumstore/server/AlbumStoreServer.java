@@ -120,7 +120,8 @@ public final class AlbumStoreServer implements AutoCloseable {
       // init binds the connectors (bindOnInit): the metrics port chosen for port 0 is known before
       // the web application starts and reads it.
       tomcat.init();
-      if (metricsConnector != null) {
+      if (metricsConnector != null && metricsConnector.getLocalPort() > 0) {
+        // Never -1 (= with the API) from a failed bind: that would publish what was to be hidden.
         metrics = new MetricsPort(metricsConnector.getLocalPort(), metrics.address());
       }
       metrics.asEnvMap().forEach(ctx::addParameter);

@@ -21,9 +21,8 @@ import java.util.Optional;
 public final class TlsFailures {
   /** What an unknown CA means, and where each side of the system takes its trusted CAs from. */
   static final String UNTRUSTED =
-      "TLS: the server's certificate is not signed by a trusted CA (amqps:// and https:// trust"
-          + " the JVM's trust store, -Djavax.net.ssl.trustStore; PostgreSQL trusts the sslrootcert"
-          + " file)";
+      "TLS: the server's certificate is not signed by a trusted CA; amqps:// and https:// trust"
+          + " the JVM's trust store (-Djavax.net.ssl.trustStore), PostgreSQL the sslrootcert file";
 
   static final String WRONG_HOST = "TLS: the server's certificate is not for the host name used";
   static final String EXPIRED = "TLS: the server's certificate has expired or is not yet valid";

@@ -55,6 +55,7 @@ public final class RabbitNode implements AutoCloseable {
 
   /** Where each running {@code rabbitmqctl} writes its output. */
   private final Map<Process, Path> outputs = new java.util.concurrent.ConcurrentHashMap<>();
+
   /** Stops the node if the test JVM exits without closing it (a failed or interrupted run). */
   private final Thread stopAtExit = new Thread(this::closeQuietly, "rabbit-node-stop");
 

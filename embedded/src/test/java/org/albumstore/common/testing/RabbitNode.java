@@ -236,7 +236,8 @@ public final class RabbitNode implements AutoCloseable {
     long deadline = System.nanoTime() + timeout.toNanos();
     while (!wait.waitFor(200, TimeUnit.MILLISECONDS)) {
       if (!process.isAlive() || System.nanoTime() > deadline) {
-        wait.destroyForcibly();
+        wait.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+        output(wait); // deletes its output file
         throw new IllegalStateException(
             "RabbitMQ node " + nodeName + " did not start: " + logTail());
       }

@@ -17,6 +17,7 @@ import org.albumstore.common.config.AmqpSettings;
 import org.albumstore.common.config.DatabaseSettings;
 import org.albumstore.common.db.Databases;
 import org.albumstore.common.db.Schema;
+import org.albumstore.common.tls.TlsFailures;
 import org.albumstore.consumer.amqp.ChannelWorker;
 import org.albumstore.consumer.amqp.DeadLetterPublisher;
 import org.albumstore.consumer.batch.BatchProcessor;
@@ -109,7 +110,13 @@ public final class AlbumStoreConsumer implements AutoCloseable {
       metricsServer = serveMetrics(metricsSettings);
     }
     if (settings.initSchema()) {
-      Schema.apply(pool);
+      try {
+        Schema.apply(pool);
+      } catch (SQLException e) {
+        // Names the database: the pool's own message ("Connection is not available") does not.
+        throw new SQLException(
+            "database " + database.jdbcUrl() + ": " + TlsFailures.describe(e), e.getSQLState(), e);
+      }
       LOG.info("schema applied to {}", database.jdbcUrl());
     }
     BatchWriter writer = new BatchWriter(pool);
@@ -117,8 +124,12 @@ public final class AlbumStoreConsumer implements AutoCloseable {
     OutageLog brokerOutages = new OutageLog("dead-letter publishing");
     String instance = UUID.randomUUID().toString().substring(0, 8);
     for (int c = 1; c <= settings.connections(); c++) {
-      Connection connection =
-          AmqpConnections.open(amqp, "albumstore-consumer-" + instance + "-" + c);
+      Connection connection;
+      try {
+        connection = AmqpConnections.open(amqp, "albumstore-consumer-" + instance + "-" + c);
+      } catch (IOException e) {
+        throw new IOException("broker " + amqp.redactedUri() + ": " + TlsFailures.describe(e), e);
+      }
       connections.add(connection);
       for (int k = 1; k <= settings.channelsPerConnection(); k++) {
         Channel channel = connection.createChannel();

@@ -12,6 +12,7 @@ import org.albumstore.common.config.AmqpSettings;
 import org.albumstore.common.config.DatabaseSettings;
 import org.albumstore.common.config.Env;
 import org.albumstore.common.config.ServiceOptions;
+import org.albumstore.common.tls.TlsFailures;
 import org.albumstore.consumer.metrics.MetricsSettings;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -188,7 +189,12 @@ public final class ConsumerMain implements Callable<Integer> {
     try {
       consumer = AlbumStoreConsumer.start(settings, amqp, database, metricsSettings);
     } catch (IOException | TimeoutException | SQLException e) {
-      LOG.error("cannot start: {}", e.toString(), e);
+      if (TlsFailures.explain(e).isPresent()) {
+        // A refused certificate is a setting to fix, said in one line; a trace would bury it.
+        LOG.error("cannot start: {}", e.getMessage());
+      } else {
+        LOG.error("cannot start: {}", e.toString(), e);
+      }
       return CommandLine.ExitCode.SOFTWARE;
     }
     CountDownLatch stopped = new CountDownLatch(1);

@@ -11,6 +11,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import org.albumstore.common.config.DatabaseSettings;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -68,6 +69,14 @@ public final class EmbeddedPostgres implements AutoCloseable {
    *     message says why
    */
   public static EmbeddedPostgres start() {
+    return start(Map.of());
+  }
+
+  /**
+   * As {@link #start()}, with more server settings ({@code postgresql.conf} names), e.g. {@code
+   * ssl=on} with {@code ssl_cert_file} and {@code ssl_key_file} for the TLS tests.
+   */
+  public static EmbeddedPostgres start(Map<String, String> serverConfig) {
     long t0 = System.nanoTime();
     // Before anything is created: a machine without binaries gets one line saying what to do.
     String archive = PostgresPlatform.archiveForThisMachine();
@@ -79,8 +88,11 @@ public final class EmbeddedPostgres implements AutoCloseable {
     }
     io.zonky.test.db.postgres.embedded.EmbeddedPostgres server;
     try {
+      io.zonky.test.db.postgres.embedded.EmbeddedPostgres.Builder builder =
+          io.zonky.test.db.postgres.embedded.EmbeddedPostgres.builder();
+      serverConfig.forEach(builder::setServerConfig);
       server =
-          io.zonky.test.db.postgres.embedded.EmbeddedPostgres.builder()
+          builder
               .setPgBinaryResolver(new PostgresPlatform.BundledBinaries(archive))
               .setCleanDataDirectory(true)
               .setRegisterShutdownHook(false)

@@ -32,6 +32,9 @@ final class ClientArguments {
    *     management API at {@value #LOCAL_MANAGEMENT_API}; Qpid has none, and for a configured
    *     broker only the user knows where it is (they set {@value #ENV_RMQ_API})
    * @param rmqApiConfigured whether {@value #ENV_RMQ_API} is set, in which case the client reads it
+   * @param serverMetricsUrl the started server's {@code /metrics}: passed on only when it is not
+   *     the client's default (the base URL's), i.e. when the server serves them on a management
+   *     port
    * @param consumerMetricsUrl the started consumer's {@code /metrics}, or null when it serves none
    * @param userArgs the user's client arguments, in order
    */
@@ -40,6 +43,7 @@ final class ClientArguments {
       AmqpSettings amqp,
       Source brokerSource,
       boolean rmqApiConfigured,
+      String serverMetricsUrl,
       String consumerMetricsUrl,
       List<String> userArgs) {
     List<String> args = new ArrayList<>();
@@ -52,6 +56,10 @@ final class ClientArguments {
     if (!rmqApiConfigured) {
       args.add("--rmq-api");
       args.add(brokerSource == Source.LOCAL ? LOCAL_MANAGEMENT_API : "none");
+    }
+    if (!serverMetricsUrl.equals(baseUrl + "/metrics")) {
+      args.add("--server-metrics");
+      args.add(serverMetricsUrl);
     }
     // The client's default is the consumer jar's port; this consumer is in the launcher's JVM.
     args.add("--consumer-metrics");

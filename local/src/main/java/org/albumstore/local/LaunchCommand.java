@@ -35,7 +35,8 @@ import picocli.CommandLine.Unmatched;
     footer = {
       "",
       "Every other argument goes to the load client (its options follow below). The launcher"
-          + " sets --url, --queue, --amqp-uri, --rmq-api and --consumer-metrics to the started parts, and --threads "
+          + " sets --url, --queue, --amqp-uri, --rmq-api and --consumer-metrics (and --server-metrics when"
+          + " the server has a metrics port) to the started parts, and --threads "
           + ClientArguments.DEFAULT_THREADS
           + " unless --threads, --group-size or --groups is given; a client option given here"
           + " wins. Arguments after '--' go to the client even if the launcher knows them.",

@@ -224,6 +224,7 @@ final class LocalRun {
             s.broker().settings(),
             s.broker().source(),
             env.get(ClientArguments.ENV_RMQ_API, null) != null,
+            s.server().metricsUrl(),
             s.consumerMetricsUrl(),
             options.clientArgs);
     out.println("[5/" + STEPS + "] client: " + ClientArguments.display(args));

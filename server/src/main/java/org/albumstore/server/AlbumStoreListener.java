@@ -11,6 +11,7 @@ import java.util.Map;
 import org.albumstore.common.config.AmqpSettings;
 import org.albumstore.common.config.DatabaseSettings;
 import org.albumstore.common.config.Env;
+import org.albumstore.server.metrics.MetricsPort;
 import org.albumstore.server.web.AlbumUpload;
 import org.albumstore.server.web.AlbumsServlet;
 import org.albumstore.server.web.FallbackServlet;
@@ -45,7 +46,7 @@ public final class AlbumStoreListener implements ServletContextListener {
     components =
         ServerComponents.start(settings, AmqpSettings.from(env), DatabaseSettings.from(env));
     sc.setAttribute(COMPONENTS_ATTRIBUTE, components);
-    register(sc, components);
+    register(sc, components, MetricsPort.from(env));
     if (env.getBoolean(BENCH_ENDPOINTS, false)) {
       // Opt-in only: a do-nothing endpoint on the same Tomcat, the baseline of bench/.
       map(sc.addServlet("bench-noop", new NoopServlet()), NoopServlet.PATHS);
@@ -70,7 +71,7 @@ public final class AlbumStoreListener implements ServletContextListener {
     return m;
   }
 
-  private static void register(ServletContext sc, ServerComponents c) {
+  private static void register(ServletContext sc, ServerComponents c, MetricsPort metricsPort) {
     ServerSettings s = c.settings();
     // Above the publisher's own deadlines (queue wait + confirm wait): only a safety net.
     long asyncTimeoutMs = 2L * s.confirmTimeoutMs() + 1000;
@@ -110,7 +111,7 @@ public final class AlbumStoreListener implements ServletContextListener {
     map(health, "/health");
 
     // The timing filter on every request, and GET /metrics.
-    c.metrics().register(sc);
+    c.metrics().register(sc, metricsPort);
 
     ServletRegistration.Dynamic fallback = sc.addServlet("fallback", new FallbackServlet());
     // "/" replaces the container's default servlet: unknown paths get JSON, not a static file.

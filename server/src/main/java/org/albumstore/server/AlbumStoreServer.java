@@ -15,6 +15,7 @@ import org.albumstore.common.config.DatabaseSettings;
 import org.albumstore.common.config.Defaults;
 import org.albumstore.common.config.Env;
 import org.albumstore.common.config.Keys;
+import org.albumstore.server.metrics.MetricsPort;
 import org.albumstore.server.web.AlbumUpload;
 import org.albumstore.server.web.FallbackServlet;
 import org.apache.catalina.Globals;
@@ -44,6 +45,7 @@ public final class AlbumStoreServer implements AutoCloseable {
   private final Tomcat tomcat;
   private final Path baseDir;
   private volatile int port = -1;
+  private volatile MetricsPort metricsPort;
   private final AtomicBoolean closed = new AtomicBoolean();
   private final CountDownLatch stopped = new CountDownLatch(1);
 
@@ -93,6 +95,11 @@ public final class AlbumStoreServer implements AutoCloseable {
     Tomcat tomcat = new Tomcat();
     tomcat.setBaseDir(baseDir.toString());
     tomcat.setConnector(connector(settings));
+    MetricsPort metrics = MetricsPort.from(env);
+    Connector metricsConnector = metrics.separate() ? metricsConnector(metrics) : null;
+    if (metricsConnector != null) {
+      tomcat.getService().addConnector(metricsConnector);
+    }
     StandardHost host = (StandardHost) tomcat.getHost();
     host.setAutoDeploy(false);
     host.setErrorReportValveClass(JsonErrorReportValve.class.getName());
@@ -110,22 +117,46 @@ public final class AlbumStoreServer implements AutoCloseable {
 
     AlbumStoreServer server = new AlbumStoreServer(tomcat, baseDir);
     try {
+      // init binds the connectors (bindOnInit): the metrics port chosen for port 0 is known before
+      // the web application starts and reads it.
+      tomcat.init();
+      if (metricsConnector != null && metricsConnector.getLocalPort() > 0) {
+        // Never -1 (= with the API) from a failed bind: that would publish what was to be hidden.
+        metrics = new MetricsPort(metricsConnector.getLocalPort(), metrics.address());
+      }
+      metrics.asEnvMap().forEach(ctx::addParameter);
+      server.metricsPort = metrics;
       tomcat.start();
     } catch (LifecycleException | RuntimeException e) {
       server.close();
       throw new IllegalStateException("embedded Tomcat failed to start: " + e.getMessage(), e);
     }
     if (ctx.getState() != LifecycleState.STARTED
-        || tomcat.getConnector().getState() != LifecycleState.STARTED) {
+        || tomcat.getConnector().getState() != LifecycleState.STARTED
+        || (metricsConnector != null && metricsConnector.getState() != LifecycleState.STARTED)) {
       server.close();
       throw new IllegalStateException(
           "the web application or the HTTP connector failed to start (port "
               + settings.httpPort()
+              + (metricsConnector == null ? "" : ", metrics port " + metrics.port())
               + "); see the log above");
     }
     server.port = tomcat.getConnector().getLocalPort();
     log.info("Album Store listening on {}", server.baseUrl());
+    if (metricsConnector != null) {
+      log.info("metrics only on {}", server.metricsUrl());
+    }
     return server;
+  }
+
+  /** The management port: metrics only, few threads, bound to the configured address. */
+  private static Connector metricsConnector(MetricsPort m) {
+    Connector c = new Connector("HTTP/1.1");
+    c.setPort(m.port());
+    c.setProperty("address", m.address());
+    c.setProperty("maxThreads", "4");
+    c.setProperty("server", "albumstore");
+    return c;
   }
 
   private static Connector connector(ServerSettings s) {
@@ -149,6 +180,17 @@ public final class AlbumStoreServer implements AutoCloseable {
   /** E.g. {@code http://127.0.0.1:8080/albumstore}, without a trailing slash. */
   public String baseUrl() {
     return "http://127.0.0.1:" + port + Defaults.CONTEXT_PATH;
+  }
+
+  /** Where {@code GET /metrics} answers: the management port if one is set, else the API's. */
+  public String metricsUrl() {
+    MetricsPort m = metricsPort;
+    if (m == null || !m.separate()) {
+      return baseUrl() + "/metrics";
+    }
+    String host =
+        "0.0.0.0".equals(m.address()) || "::".equals(m.address()) ? "127.0.0.1" : m.address();
+    return "http://" + host + ":" + m.port() + Defaults.CONTEXT_PATH + "/metrics";
   }
 
   /** Blocks until {@link #close()} finished (e.g. from the shutdown hook). */

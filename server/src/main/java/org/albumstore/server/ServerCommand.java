@@ -9,6 +9,7 @@ import org.albumstore.common.config.Defaults;
 import org.albumstore.common.config.Env;
 import org.albumstore.common.config.Keys;
 import org.albumstore.common.config.ServiceOptions;
+import org.albumstore.server.metrics.MetricsPort;
 import org.albumstore.server.read.ReadWaitSettings;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -126,6 +127,28 @@ final class ServerCommand implements Callable<Integer> {
 
   @Mixin ReadWaitOptions readWait = new ReadWaitOptions();
 
+  // Where GET /metrics answers (MetricsPort): with the API by default, else on a management port.
+  @Option(
+      names = "--metrics-port",
+      paramLabel = "PORT",
+      description =
+          "The port that alone serves GET /metrics, 0 for any free one; -1 serves them with the"
+              + " API (env "
+              + MetricsPort.PORT
+              + "). Default: "
+              + MetricsPort.DEFAULT_PORT)
+  Integer metricsPort;
+
+  @Option(
+      names = "--metrics-address",
+      paramLabel = "ADDRESS",
+      description =
+          "Address the metrics port binds to (env "
+              + MetricsPort.ADDRESS
+              + "). Default: "
+              + MetricsPort.DEFAULT_ADDRESS)
+  String metricsAddress;
+
   @Override
   public Integer call() throws InterruptedException {
     final AlbumStoreServer server;
@@ -157,6 +180,8 @@ final class ServerCommand implements Callable<Integer> {
     putIfGiven(m, ServerSettings.PUBLISH_QUEUE_MAX, publishQueueMax);
     putIfGiven(m, ServerSettings.MAX_IMAGE_BYTES, maxImageBytes);
     readWait.putGiven(m);
+    putIfGiven(m, MetricsPort.PORT, metricsPort);
+    putIfGiven(m, MetricsPort.ADDRESS, metricsAddress);
     return m;
   }
 

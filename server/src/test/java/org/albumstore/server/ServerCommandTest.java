@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.util.Map;
 import org.albumstore.common.config.Defaults;
 import org.albumstore.common.config.Keys;
+import org.albumstore.server.metrics.MetricsPort;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
 import picocli.CommandLine.Model.OptionSpec;
@@ -45,5 +46,13 @@ class ServerCommandTest {
     ServerCommand none = new ServerCommand();
     new CommandLine(none).parseArgs();
     assertThat(none.overrides()).isEmpty();
+  }
+
+  @Test
+  void theMetricsPortFlagsMapToTheirVariables() {
+    ServerCommand cmd = new ServerCommand();
+    new CommandLine(cmd).parseArgs("--metrics-port", "9090", "--metrics-address", "0.0.0.0");
+    assertThat(cmd.overrides())
+        .isEqualTo(Map.of(MetricsPort.PORT, "9090", MetricsPort.ADDRESS, "0.0.0.0"));
   }
 }

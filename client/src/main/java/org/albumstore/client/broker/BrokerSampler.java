@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import org.albumstore.common.tls.TlsFailures;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -103,7 +104,7 @@ public final class BrokerSampler implements AutoCloseable {
         Thread.currentThread().interrupt();
         p.close();
       } catch (Exception e) {
-        LOG.info("queue depth: {} not available ({})", p.source(), e.toString());
+        LOG.info("queue depth: {} not available ({})", p.source(), TlsFailures.describe(e));
         p.close();
       }
     }
@@ -127,7 +128,7 @@ public final class BrokerSampler implements AutoCloseable {
       return;
     } catch (Exception e) {
       if (!failing) {
-        LOG.warn("queue depth: {} stopped answering ({})", probe.source(), e.toString());
+        LOG.warn("queue depth: {} stopped answering ({})", probe.source(), TlsFailures.describe(e));
         failing = true;
       }
       s = QueueSample.unknown(System.currentTimeMillis());

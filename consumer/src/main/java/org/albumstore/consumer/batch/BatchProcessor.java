@@ -11,6 +11,7 @@ import java.util.concurrent.TimeoutException;
 import org.albumstore.common.event.EventCodec;
 import org.albumstore.common.event.InvalidMessageException;
 import org.albumstore.common.event.WriteBatch;
+import org.albumstore.common.tls.TlsFailures;
 import org.albumstore.consumer.amqp.ArrivedDelivery;
 import org.albumstore.consumer.amqp.DeadLetterPublisher;
 import org.albumstore.consumer.retry.Backoff;
@@ -143,7 +144,8 @@ public final class BatchProcessor {
           database.succeeded(); // the database answered: whatever outage there was has ended
           throw new Poison(e);
         }
-        database.failed(SqlErrors.describe(e));
+        // A refused certificate says which check failed; the pool's own words would not.
+        database.failed(TlsFailures.explain(e).orElseGet(() -> SqlErrors.describe(e)));
         pause();
       }
     }

@@ -67,6 +67,18 @@ public final class ConsumerProcess implements AutoCloseable {
       Map<String, String> extraEnv,
       String... extraArgs)
       throws IOException {
+    return launch(name, List.of(), amqp, db, extraEnv, extraArgs);
+  }
+
+  /** As {@link #launch(String, AmqpSettings, DatabaseSettings, Map, String...)}, with JVM flags. */
+  public static ConsumerProcess launch(
+      String name,
+      List<String> jvmArgs,
+      AmqpSettings amqp,
+      DatabaseSettings db,
+      Map<String, String> extraEnv,
+      String... extraArgs)
+      throws IOException {
     // Small enough that a kill always finds messages in hand, large enough to batch; extraArgs
     // (flag, value pairs) override these.
     Map<String, String> flags = new LinkedHashMap<>();
@@ -89,7 +101,9 @@ public final class ConsumerProcess implements AutoCloseable {
     }
     List<String> cmd = new ArrayList<>();
     cmd.add(Paths.java());
-    cmd.addAll(List.of("-Xmx256m", "-XX:+UseSerialGC", "-jar", Paths.consumerJar().toString()));
+    cmd.addAll(List.of("-Xmx256m", "-XX:+UseSerialGC"));
+    cmd.addAll(jvmArgs);
+    cmd.addAll(List.of("-jar", Paths.consumerJar().toString()));
     flags.forEach(
         (flag, value) -> {
           cmd.add(flag);

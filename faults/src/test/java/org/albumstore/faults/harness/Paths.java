@@ -16,6 +16,7 @@ import java.nio.file.StandardCopyOption;
 public final class Paths {
   private static Path consumerJar;
   private static Path serverJar;
+  private static Path clientJar;
 
   private Paths() {}
 
@@ -45,6 +46,13 @@ public final class Paths {
       consumerJar = copyOnce("consumer", "albumstore-consumer.jar");
     }
     return consumerJar;
+  }
+
+  public static synchronized Path clientJar() {
+    if (clientJar == null) {
+      clientJar = copyOnce("client", "client.jar");
+    }
+    return clientJar;
   }
 
   public static synchronized Path serverJar() {

@@ -33,16 +33,18 @@ public final class ServerProcess implements AutoCloseable {
   /** Starts the jar with {@code env} (plus port 0) and waits until it listens. */
   public static ServerProcess start(String name, Map<String, String> env)
       throws IOException, InterruptedException {
+    return start(name, env, List.of());
+  }
+
+  /** As {@link #start(String, Map)}, with JVM flags (e.g. a trust store) before {@code -jar}. */
+  public static ServerProcess start(String name, Map<String, String> env, List<String> jvmArgs)
+      throws IOException, InterruptedException {
     Path logFile = Paths.outputDir().resolve(name + ".log");
-    ProcessBuilder pb =
-        new ProcessBuilder(
-                List.of(
-                    Paths.java(),
-                    "-Xmx256m",
-                    "-XX:+UseSerialGC",
-                    "-jar",
-                    Paths.serverJar().toString()))
-            .redirectErrorStream(true);
+    List<String> cmd =
+        new java.util.ArrayList<>(List.of(Paths.java(), "-Xmx256m", "-XX:+UseSerialGC"));
+    cmd.addAll(jvmArgs);
+    cmd.addAll(List.of("-jar", Paths.serverJar().toString()));
+    ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
     pb.redirectOutput(logFile.toFile());
     pb.environment().keySet().removeIf(k -> k.startsWith("ALBUMSTORE_"));
     pb.environment().put("ALBUMSTORE_HTTP_PORT", "0");

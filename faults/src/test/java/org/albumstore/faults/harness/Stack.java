@@ -38,8 +38,12 @@ public final class Stack implements AutoCloseable {
   }
 
   public static Stack create(String name) throws Exception {
-    return new Stack(
-        name, TestServices.declare(TestServices.amqp("faults." + name)), TestServices.database());
+    return create(name, TestServices.database());
+  }
+
+  /** As {@link #create(String)}, over another database (e.g. a PostgreSQL with TLS). */
+  public static Stack create(String name, DatabaseSettings db) throws Exception {
+    return new Stack(name, TestServices.declare(TestServices.amqp("faults." + name)), db);
   }
 
   /** A proxy to the broker, for the server (call before {@link #startServer}). */

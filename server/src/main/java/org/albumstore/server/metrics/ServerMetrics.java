@@ -86,11 +86,12 @@ public final class ServerMetrics implements AutoCloseable {
   }
 
   /**
-   * Registers the timing filter on every request and the {@code /metrics} servlet.
+   * Registers the timing filter on every request and the {@code /metrics} servlet, answering on
+   * {@code port}.
    *
    * @throws IllegalStateException if {@code /metrics} is already mapped
    */
-  public void register(ServletContext sc) {
+  public void register(ServletContext sc, MetricsPort port) {
     FilterRegistration.Dynamic filter =
         sc.addFilter("metrics-timing", new RequestMetricsFilter(http, stages));
     filter.setAsyncSupported(true);
@@ -98,7 +99,7 @@ public final class ServerMetrics implements AutoCloseable {
     filter.addMappingForUrlPatterns(EnumSet.of(DispatcherType.REQUEST), false, "/*");
 
     ServletRegistration.Dynamic servlet =
-        sc.addServlet(MetricsServlet.NAME, new MetricsServlet(meters::scrape));
+        sc.addServlet(MetricsServlet.NAME, new MetricsServlet(meters::scrape, port));
     var conflicts = servlet.addMapping(MetricsServlet.PATH);
     if (!conflicts.isEmpty()) {
       throw new IllegalStateException("cannot map the metrics servlet: " + conflicts);

@@ -14,6 +14,7 @@ import java.util.concurrent.TimeoutException;
 import org.albumstore.common.amqp.AmqpConnections;
 import org.albumstore.common.amqp.Topology;
 import org.albumstore.common.config.AmqpSettings;
+import org.albumstore.common.tls.TlsFailures;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -96,7 +97,7 @@ public final class BrokerConnector implements AutoCloseable {
         log.warn(
             "Broker {} not reachable ({}); writes answer 503 until it is, retrying every {} ms",
             settings.redactedUri(),
-            e.toString(),
+            TlsFailures.describe(e),
             RETRY_MS);
       }
       return false;

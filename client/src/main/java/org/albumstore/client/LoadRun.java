@@ -12,6 +12,7 @@ import java.util.Locale;
 import java.util.UUID;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 import org.albumstore.client.broker.AmqpPassiveProbe;
 import org.albumstore.client.broker.BrokerSampler;
 import org.albumstore.client.broker.DrainWaiter;
@@ -29,9 +30,12 @@ import org.albumstore.client.http.Transport;
 import org.albumstore.client.report.CsvRequestLog;
 import org.albumstore.client.report.RunSummary;
 import org.albumstore.client.report.TimelineCsv;
+import org.albumstore.client.stats.IntervalLogs;
+import org.albumstore.client.stats.IntervalSink;
 import org.albumstore.client.stats.RequestObserver;
 import org.albumstore.client.stats.RunClock;
 import org.albumstore.client.stats.RunStatistics;
+import org.albumstore.client.stats.StepStatistics;
 import org.albumstore.client.stats.Timeline;
 import org.albumstore.client.stats.TimelineRow;
 import org.albumstore.client.tiers.TierReadings;
@@ -41,6 +45,7 @@ import org.albumstore.client.workload.FixedRatePacer;
 import org.albumstore.client.workload.Pacer;
 import org.albumstore.client.workload.ReaderLoop;
 import org.albumstore.client.workload.RecentAlbums;
+import org.albumstore.client.workload.SteppedRatePacer;
 import org.albumstore.client.workload.ThreadGroupPlan;
 import org.albumstore.client.workload.WorkloadListener;
 import org.albumstore.client.workload.WorkloadScheduler;
@@ -109,9 +114,11 @@ final class LoadRun {
   private RunSummary runAndReport() throws IOException, InterruptedException {
     Instant startedAt = Instant.now();
     String runId =
-        RunReporter.RUN_ID_TIME.format(startedAt)
-            + "-"
-            + UUID.randomUUID().toString().substring(0, 8);
+        cfg.runId() != null
+            ? cfg.runId()
+            : RunReporter.RUN_ID_TIME.format(startedAt)
+                + "-"
+                + UUID.randomUUID().toString().substring(0, 8);
     Path dir = Files.createDirectories(cfg.outDir());
     AlbumImage image = cfg.image() == null ? AlbumImage.builtIn() : AlbumImage.read(cfg.image());
     RunClock clock = RunClock.start();
@@ -158,37 +165,50 @@ final class LoadRun {
               transport, RetryPolicy.of(cfg.retries()), RequestObserver.all(stats, csv), image);
       // After the warm-up: the tier table's differences cover the measured load only.
       TierSampler tiers = TierSampler.start(cfg.serverMetrics(), cfg.consumerMetrics());
-      Timeline timeline =
-          new Timeline(stats, sampler::latest, clock, timelineCsv, cfg.progress() ? err : null);
-      timeline.start();
-      Pacer pacer =
-          cfg.rate() > 0 ? new FixedRatePacer(cfg.rate(), System.nanoTime()) : Pacer.UNPACED;
-      WorkloadScheduler load =
-          new WorkloadScheduler(
-              new ThreadGroupPlan(cfg.groupSize(), cfg.groups(), cfg.delay(), cfg.getThreads()),
-              i ->
-                  new WriterLoop(
-                      api,
-                      cfg.workload(),
-                      pacer,
-                      keys,
-                      "t" + i,
-                      cfg.iterations(),
-                      ledger.newSegment(),
-                      recent,
-                      this::stopped),
-              keepReading -> new ReaderLoop(api, recent, keepReading, Sleeper.REAL),
-              logMilestones());
-      scheduler = load;
-      if (stopped()) {
-        load.requestStop();
-      }
+      StepStatistics steps =
+          cfg.rateSteps().isEmpty()
+              ? null
+              : new StepStatistics(cfg.rateSteps(), cfg.stepDuration().toMillis() / 1000.0);
+      WorkloadScheduler load;
       WorkloadScheduler.Times times;
       List<TimelineRow> rows;
-      try {
-        times = load.run();
-      } finally {
-        rows = timeline.stop(); // also when interrupted: no heartbeat outlives the run
+      try (IntervalLogs hlogs = new IntervalLogs(dir, runId, System.currentTimeMillis())) {
+        List<IntervalSink> sinks = new ArrayList<>(List.of(hlogs));
+        if (steps != null) {
+          sinks.add(steps);
+        }
+        Timeline timeline =
+            new Timeline(
+                stats, sampler::latest, clock, timelineCsv, cfg.progress() ? err : null, sinks);
+        timeline.start();
+        long loadStart = System.nanoTime();
+        Pacer pacer = pacer(loadStart);
+        BooleanSupplier writerDone = writerDone(loadStart);
+        load =
+            new WorkloadScheduler(
+                new ThreadGroupPlan(cfg.groupSize(), cfg.groups(), cfg.delay(), cfg.getThreads()),
+                i ->
+                    new WriterLoop(
+                        api,
+                        cfg.workload(),
+                        pacer,
+                        keys,
+                        "t" + i,
+                        cfg.iterations(),
+                        ledger.newSegment(),
+                        recent,
+                        writerDone),
+                keepReading -> new ReaderLoop(api, recent, keepReading, Sleeper.REAL),
+                logMilestones());
+        scheduler = load;
+        if (stopped()) {
+          load.requestStop();
+        }
+        try {
+          times = load.run();
+        } finally {
+          rows = timeline.stop(); // also when interrupted: no heartbeat outlives the run
+        }
       }
       QueueSample atEnd = sampler.latest();
       LOG.info("load finished after {} s", String.format(Locale.ROOT, "%.1f", times.seconds()));
@@ -227,9 +247,30 @@ final class LoadRun {
           tierReadings,
           load.crashedThreads(),
           csv.dropped(),
+          steps == null ? List.of() : steps.rows(),
           stopped(),
           out);
     }
+  }
+
+  /** The closed model, the open model at --rate, or its steps, from the load's start. */
+  private Pacer pacer(long loadStart) {
+    if (!cfg.rateSteps().isEmpty()) {
+      return new SteppedRatePacer(cfg.rateSteps(), cfg.stepDuration(), loadStart);
+    }
+    return cfg.rate() > 0 ? new FixedRatePacer(cfg.rate(), loadStart) : Pacer.UNPACED;
+  }
+
+  /**
+   * When a writer ends after its current iteration: the run was stopped, or --duration (also the
+   * steps' end) has passed since the load started.
+   */
+  private BooleanSupplier writerDone(long loadStart) {
+    if (cfg.duration().isZero()) {
+      return this::stopped;
+    }
+    long end = loadStart + cfg.duration().toNanos();
+    return () -> stopped() || System.nanoTime() - end >= 0;
   }
 
   private List<QueueProbe> probes() {

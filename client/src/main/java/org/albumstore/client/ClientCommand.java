@@ -41,6 +41,8 @@ import picocli.CommandLine.Parameters;
           + " variable).",
       "Writes to --out: requests.csv, timeline.csv, summary.json, chart.png, spectrum.png,"
           + " report.html, and <request-type>.hlog (HdrHistogram interval logs, one per type).",
+      "Several clients: java -jar client.jar merge DIR DIR ... combines their runs (same"
+          + " --run-id) into one report; merge --help for its options.",
       "Exit codes: 0 all requests succeeded and verified; 1 failed requests or mismatches;"
           + " 2 usage error; 3 run impossible (server unreachable, output not writable);"
           + " 99 a --max-p99/--max-error-rate/--min-throughput threshold crossed (and nothing"

@@ -41,6 +41,7 @@ import org.albumstore.client.stats.TimelineRow;
 import org.albumstore.client.tiers.TierReadings;
 import org.albumstore.client.tiers.TierSampler;
 import org.albumstore.client.verify.AlbumLedger;
+import org.albumstore.client.verify.LedgerFile;
 import org.albumstore.client.workload.FixedRatePacer;
 import org.albumstore.client.workload.Pacer;
 import org.albumstore.client.workload.ReaderLoop;
@@ -211,6 +212,8 @@ final class LoadRun {
         }
       }
       QueueSample atEnd = sampler.latest();
+      // What this client was told, for 'merge' to verify the union of several clients' writes.
+      LedgerFile.write(ledger, reporter.acknowledgedCsv());
       LOG.info("load finished after {} s", String.format(Locale.ROOT, "%.1f", times.seconds()));
 
       DrainWaiter.Result drain = new DrainWaiter.Result(DrainWaiter.Status.NOT_AWAITED, null);

@@ -34,6 +34,7 @@ import org.albumstore.client.stats.TimelineRow;
 import org.albumstore.client.stats.TypeStats;
 import org.albumstore.client.tiers.TierCalculator;
 import org.albumstore.client.tiers.TierReadings;
+import org.albumstore.client.verify.LedgerFile;
 import org.albumstore.client.workload.WorkloadScheduler;
 import org.albumstore.common.config.AmqpSettings;
 import org.slf4j.Logger;
@@ -68,6 +69,10 @@ final class RunReporter {
 
   Path requestsCsv() {
     return dir.resolve("requests.csv");
+  }
+
+  Path acknowledgedCsv() {
+    return dir.resolve(LedgerFile.NAME);
   }
 
   Path timelineCsv() {

@@ -41,51 +41,7 @@ public final class ConsoleReport {
             model(c),
             c.retries()));
     b.append('\n');
-    b.append(
-        f(
-            ROW,
-            "request type",
-            "count",
-            "ok",
-            "failed",
-            "retries",
-            "req/s",
-            "mean",
-            "min",
-            "p50",
-            "p95",
-            "p99",
-            "p99.9",
-            "max"));
-    List<TypeStats> rows = new ArrayList<>();
-    for (TypeStats t : s.requests()) {
-      if (!t.type().startsWith("GET")) {
-        rows.add(t);
-      }
-    }
-    rows.add(s.allWrites());
-    s.requests().stream().filter(t -> t.type().startsWith("GET")).forEach(rows::add);
-    for (TypeStats t : rows) {
-      b.append(
-          f(
-              ROW,
-              t.type(),
-              t.count(),
-              t.ok(),
-              t.failed(),
-              t.retries(),
-              f("%.1f", t.throughput()),
-              ms(t.meanMs()),
-              ms(t.minMs()),
-              ms(t.p50Ms()),
-              ms(t.p95Ms()),
-              ms(t.p99Ms()),
-              ms(t.p999Ms()),
-              ms(t.maxMs())));
-    }
-    b.append(
-        "latency in ms of successful requests; req/s = successful requests per second of wall"
-            + " time\n\n");
+    b.append(requestTable(s.requests(), s.allWrites())).append('\n');
     b.append(f("wall time: %.3f s%n", s.wallSeconds()));
     b.append(f("throughput: %.1f req/s (successful writes)%n", s.throughput()));
     b.append(f("failures: %s%n", counts(s.failures())));
@@ -133,6 +89,13 @@ public final class ConsoleReport {
             rate(q.peakDeliverRate())));
   }
 
+  /** The {@code verified:} line and the first mismatches. */
+  public static String verification(RunSummary.Verification v) {
+    StringBuilder b = new StringBuilder();
+    verification(b, v);
+    return b.toString();
+  }
+
   private static void verification(StringBuilder b, RunSummary.Verification v) {
     if ("skipped".equals(v.status())) {
       b.append(f("verified: skipped (%s)%n", v.note()));
@@ -145,6 +108,59 @@ public final class ConsoleReport {
     if (v.mismatches() > v.firstMismatches().size()) {
       b.append(f("  ... and %d more%n", v.mismatches() - v.firstMismatches().size()));
     }
+  }
+
+  /**
+   * The table of request types: the writes, all writes together, then the reads, and its legend.
+   */
+  public static String requestTable(List<TypeStats> requests, TypeStats allWrites) {
+    StringBuilder b = new StringBuilder();
+    b.append(
+        f(
+            ROW,
+            "request type",
+            "count",
+            "ok",
+            "failed",
+            "retries",
+            "req/s",
+            "mean",
+            "min",
+            "p50",
+            "p95",
+            "p99",
+            "p99.9",
+            "max"));
+    List<TypeStats> rows = new ArrayList<>();
+    for (TypeStats t : requests) {
+      if (!t.type().startsWith("GET")) {
+        rows.add(t);
+      }
+    }
+    rows.add(allWrites);
+    requests.stream().filter(t -> t.type().startsWith("GET")).forEach(rows::add);
+    for (TypeStats t : rows) {
+      b.append(
+          f(
+              ROW,
+              t.type(),
+              t.count(),
+              t.ok(),
+              t.failed(),
+              t.retries(),
+              f("%.1f", t.throughput()),
+              ms(t.meanMs()),
+              ms(t.minMs()),
+              ms(t.p50Ms()),
+              ms(t.p95Ms()),
+              ms(t.p99Ms()),
+              ms(t.p999Ms()),
+              ms(t.maxMs())));
+    }
+    b.append(
+        "latency in ms of successful requests; req/s = successful requests per second of wall"
+            + " time\n");
+    return b.toString();
   }
 
   /** How long each writer runs: iterations, a duration, or both (whichever ends first). */
@@ -254,7 +270,8 @@ public final class ConsoleReport {
             + " figures\n\n");
   }
 
-  static String counts(Map<String, Long> m) {
+  /** {@code none}, or {@code "key x n, ..."}. */
+  public static String counts(Map<String, Long> m) {
     if (m.isEmpty()) {
       return "none";
     }

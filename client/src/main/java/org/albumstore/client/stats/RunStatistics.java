@@ -136,6 +136,15 @@ public final class RunStatistics implements RequestObserver {
 
   static TypeStats of(
       String label, Histogram h, long ok, long failed, long retries, double wallSeconds) {
+    return withThroughput(label, h, ok, failed, retries, wallSeconds > 0 ? ok / wallSeconds : 0);
+  }
+
+  /**
+   * A report row from its latencies and counts, with a throughput worked out by the caller (e.g.
+   * the sum of several clients' rates).
+   */
+  public static TypeStats withThroughput(
+      String label, Histogram h, long ok, long failed, long retries, double throughput) {
     boolean empty = h.getTotalCount() == 0;
     return new TypeStats(
         label,
@@ -143,7 +152,7 @@ public final class RunStatistics implements RequestObserver {
         ok,
         failed,
         retries,
-        wallSeconds > 0 ? ok / wallSeconds : 0,
+        throughput,
         empty ? 0 : h.getMean() / 1_000.0,
         empty ? 0 : Latencies.millis(h.getMinValue()),
         Latencies.percentileMs(h, 50.0),

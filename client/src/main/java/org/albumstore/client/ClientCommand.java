@@ -232,9 +232,24 @@ final class ClientCommand {
   List<Double> rateSteps;
 
   @Option(
+      names = "--rate-ramp",
+      paramLabel = "FROM,TO",
+      split = ",",
+      description = {
+        "Ramped open model: the rate of writes rises (or falls) linearly from FROM to TO req/s"
+            + " over --duration seconds (required); the report has a row per --step-duration"
+            + " of the ramp. Excludes --rate and --rate-steps.",
+        "Default: none."
+      })
+  List<Double> rateRamp;
+
+  @Option(
       names = "--step-duration",
       paramLabel = "SECONDS",
-      description = {"Length of each --rate-steps step.", "Default: 10."})
+      description = {
+        "Length of each --rate-steps step, and of each report row of a --rate-ramp.",
+        "Default: 10."
+      })
   double stepDuration = DEFAULT_STEP_SECONDS;
 
   @Option(

@@ -22,6 +22,8 @@ import org.albumstore.client.workload.Workload;
  * @param duration writers stop starting iterations this long after the load started; zero for no
  *     time bound ({@code iterations} only)
  * @param rateSteps the stepped open model's rates, each for {@code stepDuration}; empty when off
+ * @param rateRamp the ramped open model's first and last rate, over {@code duration}; empty when
+ *     off
  * @param thresholds pass/fail criteria checked at the end
  * @param baseline an earlier run's {@code summary.json} to compare with, or null
  * @param runId the run's ID, or null to make one at the start
@@ -55,6 +57,7 @@ public record ClientConfig(
     boolean startupPhase,
     Duration duration,
     List<Double> rateSteps,
+    List<Double> rateRamp,
     Duration stepDuration,
     List<Threshold> thresholds,
     Path baseline,
@@ -84,6 +87,7 @@ public record ClientConfig(
         + ", rate="
         + rate
         + (rateSteps.isEmpty() ? "" : ", rateSteps=" + rateSteps + " x " + stepDuration)
+        + (rateRamp.isEmpty() ? "" : ", rateRamp=" + rateRamp)
         + (duration.isZero() ? "" : ", duration=" + duration)
         + (thresholds.isEmpty() ? "" : ", thresholds=" + thresholds)
         + ", queue="

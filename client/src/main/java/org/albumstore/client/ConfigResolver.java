@@ -89,6 +89,18 @@ final class ConfigResolver {
         }
       }
     }
+    List<Double> ramp = c.rateRamp == null ? List.of() : List.copyOf(c.rateRamp);
+    if (!ramp.isEmpty()) {
+      if (ramp.size() != 2 || !(ramp.get(0) > 0) || !(ramp.get(1) > 0)) {
+        throw new IllegalArgumentException("--rate-ramp takes FROM,TO, both > 0, was " + ramp);
+      }
+      if (c.rate != 0 || !steps.isEmpty()) {
+        throw new IllegalArgumentException("--rate-ramp excludes --rate and --rate-steps");
+      }
+      if (c.duration == null || !(c.duration > 0)) {
+        throw new IllegalArgumentException("--rate-ramp needs --duration, the ramp's length");
+      }
+    }
     if (!(c.stepDuration > 0)) {
       throw new IllegalArgumentException("--step-duration must be > 0, was " + c.stepDuration);
     }
@@ -173,6 +185,7 @@ final class ConfigResolver {
         c.startupPhase,
         seconds(durationSeconds),
         steps,
+        ramp,
         seconds(c.stepDuration),
         List.copyOf(thresholds),
         c.baseline,

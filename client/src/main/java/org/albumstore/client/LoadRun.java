@@ -44,6 +44,7 @@ import org.albumstore.client.verify.AlbumLedger;
 import org.albumstore.client.verify.LedgerFile;
 import org.albumstore.client.workload.FixedRatePacer;
 import org.albumstore.client.workload.Pacer;
+import org.albumstore.client.workload.RampRatePacer;
 import org.albumstore.client.workload.ReaderLoop;
 import org.albumstore.client.workload.RecentAlbums;
 import org.albumstore.client.workload.SteppedRatePacer;
@@ -166,10 +167,7 @@ final class LoadRun {
               transport, RetryPolicy.of(cfg.retries()), RequestObserver.all(stats, csv), image);
       // After the warm-up: the tier table's differences cover the measured load only.
       TierSampler tiers = TierSampler.start(cfg.serverMetrics(), cfg.consumerMetrics());
-      StepStatistics steps =
-          cfg.rateSteps().isEmpty()
-              ? null
-              : new StepStatistics(cfg.rateSteps(), cfg.stepDuration().toMillis() / 1000.0);
+      StepStatistics steps = stepStatistics();
       WorkloadScheduler load;
       WorkloadScheduler.Times times;
       List<TimelineRow> rows;
@@ -256,8 +254,35 @@ final class LoadRun {
     }
   }
 
-  /** The closed model, the open model at --rate, or its steps, from the load's start. */
+  /**
+   * Per-step figures: of each --rate-steps step, or of each --step-duration of a --rate-ramp (its
+   * target: the ramp's rate at the middle of the row); null without either.
+   */
+  private StepStatistics stepStatistics() {
+    double step = cfg.stepDuration().toMillis() / 1000.0;
+    if (!cfg.rateSteps().isEmpty()) {
+      return new StepStatistics(cfg.rateSteps(), step);
+    }
+    if (cfg.rateRamp().isEmpty()) {
+      return null;
+    }
+    double from = cfg.rateRamp().get(0);
+    double to = cfg.rateRamp().get(1);
+    double seconds = cfg.duration().toMillis() / 1000.0;
+    List<Double> targets = new ArrayList<>();
+    for (double t = 0; t < seconds - 1e-9; t += step) {
+      double mid = Math.min(t + step / 2, seconds);
+      targets.add(from + (to - from) * mid / seconds);
+    }
+    return new StepStatistics(targets, step);
+  }
+
+  /** The closed model, the open model at --rate, its steps or its ramp, from the load's start. */
   private Pacer pacer(long loadStart) {
+    if (!cfg.rateRamp().isEmpty()) {
+      return new RampRatePacer(
+          cfg.rateRamp().get(0), cfg.rateRamp().get(1), cfg.duration(), loadStart);
+    }
     if (!cfg.rateSteps().isEmpty()) {
       return new SteppedRatePacer(cfg.rateSteps(), cfg.stepDuration(), loadStart);
     }

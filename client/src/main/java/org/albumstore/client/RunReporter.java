@@ -237,6 +237,7 @@ final class RunReporter {
         cfg.startupPhase(),
         cfg.duration().toMillis() / 1000.0,
         cfg.rateSteps(),
+        cfg.rateRamp(),
         cfg.stepDuration().toMillis() / 1000.0);
   }
 

@@ -250,6 +250,19 @@ class ClientCommandTest {
   }
 
   @Test
+  void aRampNeedsADurationAndExcludesTheOtherOpenModels() {
+    ClientConfig c = parse("--rate-ramp", "100,900", "--duration", "30");
+    assertThat(c.rateRamp()).containsExactly(100.0, 900.0);
+    assertThat(c.duration()).isEqualTo(Duration.ofSeconds(30));
+    assertThat(parse().rateRamp()).isEmpty();
+    assertThatThrownBy(() -> parse("--rate-ramp", "100,900")).hasMessageContaining("--duration");
+    assertThatThrownBy(() -> parse("--rate-ramp", "100", "--duration", "5"))
+        .hasMessageContaining("FROM,TO");
+    assertThatThrownBy(() -> parse("--rate-ramp", "1,2", "--duration", "5", "--rate", "3"))
+        .hasMessageContaining("excludes");
+  }
+
+  @Test
   void thresholdsApplyToAllWritesOrToTheNamedRequestTypeAndAreRepeatable() {
     ClientConfig c =
         parse(

@@ -176,6 +176,15 @@ public final class ConsoleReport {
   }
 
   private static String model(RunSummary.Settings c) {
+    if (c.rateRamp() != null && !c.rateRamp().isEmpty()) {
+      return "open model ramped from "
+          + num(c.rateRamp().get(0))
+          + " to "
+          + num(c.rateRamp().get(1))
+          + " req/s over "
+          + num(c.durationSeconds())
+          + " s";
+    }
     if (!c.rateSteps().isEmpty()) {
       List<String> rates = new ArrayList<>();
       c.rateSteps().forEach(r -> rates.add(num(r)));
@@ -221,7 +230,9 @@ public final class ConsoleReport {
               ms(r.p999Ms()),
               f("%.1f", r.rate())));
     }
-    b.append("rate steps: writes per step; latency in ms from the due time\n");
+    b.append(
+        "rate steps: writes per step (of a ramp: target at the step's middle); latency in ms from");
+    b.append(" the due time\n");
   }
 
   private static final String THRESHOLD_ROW = "  %-18s %-22s %-21s %12s %12s  %s%n";

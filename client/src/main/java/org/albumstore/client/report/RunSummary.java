@@ -74,6 +74,7 @@ public record RunSummary(
       boolean startupPhase,
       double durationSeconds,
       List<Double> rateSteps,
+      List<Double> rateRamp,
       double stepDurationSeconds) {}
 
   /**

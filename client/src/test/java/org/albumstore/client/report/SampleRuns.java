@@ -59,6 +59,7 @@ final class SampleRuns {
             false,
             0,
             List.of(),
+            List.of(),
             10),
         2.0,
         3000.0,

@@ -247,7 +247,7 @@ final class ClientCommand {
       names = "--step-duration",
       paramLabel = "SECONDS",
       description = {
-        "Length of each --rate-steps step, and of each report row of a --rate-ramp.",
+        "Length of each --rate-steps step, and of each report row of a --rate-ramp; at least 1.",
         "Default: 10."
       })
   double stepDuration = DEFAULT_STEP_SECONDS;

@@ -101,8 +101,10 @@ final class ConfigResolver {
         throw new IllegalArgumentException("--rate-ramp needs --duration, the ramp's length");
       }
     }
-    if (!(c.stepDuration > 0)) {
-      throw new IllegalArgumentException("--step-duration must be > 0, was " + c.stepDuration);
+    if (!(c.stepDuration >= 1)) {
+      // Steps are built from the timeline's one-second intervals.
+      throw new IllegalArgumentException(
+          "--step-duration must be at least 1 (second), was " + c.stepDuration);
     }
     if (c.duration != null && !(c.duration >= 0)) {
       throw new IllegalArgumentException("--duration must be >= 0, was " + c.duration);

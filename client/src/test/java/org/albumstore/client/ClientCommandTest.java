@@ -246,7 +246,8 @@ class ClientCommandTest {
     assertThatThrownBy(() -> parse("--rate-steps", "10", "--rate", "5"))
         .hasMessageContaining("--rate and --rate-steps");
     assertThatThrownBy(() -> parse("--rate-steps", "10,0")).hasMessageContaining("--rate-steps");
-    assertThatThrownBy(() -> parse("--step-duration", "0")).hasMessageContaining("--step-duration");
+    assertThatThrownBy(() -> parse("--step-duration", "0.5"))
+        .hasMessageContaining("--step-duration");
   }
 
   @Test

@@ -40,7 +40,8 @@ import picocli.CommandLine.Parameters;
           + " ALBUMSTORE_SERVER_METRICS_URL, ALBUMSTORE_CONSUMER_METRICS_URL (a flag wins over its"
           + " variable).",
       "Writes to --out: requests.csv, timeline.csv, summary.json, chart.png, spectrum.png,"
-          + " report.html, and <request-type>.hlog (HdrHistogram interval logs, one per type).",
+          + " report.html, acknowledged.csv (for merge), <request-type>.hlog (HdrHistogram"
+          + " interval logs, one per type) and, with rate steps or a ramp, steps.csv.",
       "Several clients: java -jar client.jar merge DIR DIR ... combines their runs (same"
           + " --run-id) into one report; merge --help for its options.",
       "Exit codes: 0 all requests succeeded and verified; 1 failed requests or mismatches;"

@@ -28,6 +28,7 @@ import org.albumstore.client.report.HtmlReport;
 import org.albumstore.client.report.JsonSummary;
 import org.albumstore.client.report.RunSummary;
 import org.albumstore.client.report.SpectrumChart;
+import org.albumstore.client.report.StepsCsv;
 import org.albumstore.client.stats.RunStatistics;
 import org.albumstore.client.stats.StepRow;
 import org.albumstore.client.stats.TimelineRow;
@@ -170,6 +171,9 @@ final class RunReporter {
                 html.toString()));
     Files.writeString(html, HtmlReport.render(summary, png, spectrumPng), StandardCharsets.UTF_8);
     JsonSummary.write(summary, json);
+    if (!steps.isEmpty()) {
+      StepsCsv.write(steps, dir.resolve(StepsCsv.NAME));
+    }
     out.print(ConsoleReport.render(summary));
     out.flush();
     return summary;

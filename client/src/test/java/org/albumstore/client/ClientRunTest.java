@@ -274,7 +274,7 @@ class ClientRunTest {
   }
 
   @Test
-  void rateStepsPaceEachStepAndReportOneRowPerStep() {
+  void rateStepsPaceEachStepAndReportOneRowPerStep() throws Exception {
     ClientResult r =
         run(
             "--threads",
@@ -297,6 +297,11 @@ class ClientRunTest {
     assertThat(out.toString(StandardCharsets.UTF_8))
         .contains("open model in steps of 1 s at 40, 120 req/s")
         .contains("rate steps: writes per step");
+    List<String> csv = Files.readAllLines(dir.resolve("out").resolve("steps.csv"));
+    assertThat(csv.get(0))
+        .isEqualTo("step,from_s,to_s,target_rate,ok,failed,rate,p50_ms,p99_ms,p999_ms");
+    assertThat(csv).hasSize(3);
+    assertThat(csv.get(2)).startsWith("2,1.000,2.000,120.000," + s.steps().get(1).ok() + ",");
   }
 
   @Test

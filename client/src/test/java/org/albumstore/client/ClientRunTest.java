@@ -184,7 +184,7 @@ class ClientRunTest {
   }
 
   @Test
-  void aTimedRunLoopsUntilItsDurationIsUpAndThenStops() {
+  void aTimedRunLoopsUntilItsDurationIsUpAndThenStops() throws Exception {
     ClientResult r = run("--threads", "2", "--duration", "1.5", "--no-progress");
     assertThat(r.exitCode()).as(out.toString(StandardCharsets.UTF_8)).isZero();
     RunSummary s = r.summary();
@@ -194,6 +194,9 @@ class ClientRunTest {
     assertThat(s.settings().durationSeconds()).isEqualTo(1.5);
     assertThat(s.verification().albums()).isEqualTo(s.stats("POST /albums").ok());
     assertThat(out.toString(StandardCharsets.UTF_8)).contains("iterations for 1.5 s");
+    assertThat(Files.readString(dir.resolve("out").resolve("report.html")))
+        .contains("iterations for 1.5 s")
+        .doesNotContain(Integer.toString(Integer.MAX_VALUE));
   }
 
   @Test

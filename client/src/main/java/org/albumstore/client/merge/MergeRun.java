@@ -22,7 +22,6 @@ import org.albumstore.client.report.ConsoleReport;
 import org.albumstore.client.report.JsonSummary;
 import org.albumstore.client.report.RunSummary;
 import org.albumstore.client.report.SpectrumChart;
-import org.albumstore.client.stats.Latencies;
 import org.albumstore.client.stats.RequestObserver;
 import org.albumstore.client.stats.RunStatistics;
 import org.albumstore.client.verify.AlbumLedger;
@@ -129,21 +128,15 @@ public final class MergeRun {
       throws IOException {
     Files.createDirectories(dir);
     JsonSummary.writeValue(s, dir.resolve("summary.json"));
-    Map<String, Histogram> series = new LinkedHashMap<>();
-    Histogram writes = Latencies.newHistogram();
-    for (RequestType t : RequestType.values()) {
-      Histogram h = Latencies.newHistogram();
-      runs.forEach(r -> h.add(r.latencies().get(t)));
-      if (t.isWrite()) {
-        writes.add(h);
-      }
-      if (h.getTotalCount() > 0) {
-        series.put(t.label(), h);
-      }
-    }
     Map<String, Histogram> all = new LinkedHashMap<>();
-    all.put(RunStatistics.ALL_WRITES, writes);
-    all.putAll(series);
+    // All writes, then the request types that have any latency.
+    RunMerger.latencies(runs)
+        .forEach(
+            (label, h) -> {
+              if (label.equals(RunStatistics.ALL_WRITES) || h.getTotalCount() > 0) {
+                all.put(label, h);
+              }
+            });
     try {
       Files.write(
           dir.resolve("spectrum.png"),

@@ -5,6 +5,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.EnumMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -92,20 +93,19 @@ public final class RunMerger {
                 + " (start the clients with the same --run-id)");
       }
     }
+    Map<String, Histogram> latencies = latencies(runs);
     List<TypeStats> rows = new ArrayList<>();
-    Histogram writes = Latencies.newHistogram();
     for (RequestType t : RequestType.values()) {
-      Histogram h = Latencies.newHistogram();
-      runs.forEach(r -> h.add(r.latencies().get(t)));
-      if (t.isWrite()) {
-        writes.add(h);
-      }
-      rows.add(row(t.label(), h, runs.stream().map(r -> r.summary().stats(t.label())).toList()));
+      rows.add(
+          row(
+              t.label(),
+              latencies.get(t.label()),
+              runs.stream().map(r -> r.summary().stats(t.label())).toList()));
     }
     TypeStats allWrites =
         row(
             RunStatistics.ALL_WRITES,
-            writes,
+            latencies.get(RunStatistics.ALL_WRITES),
             runs.stream().map(r -> r.summary().allWrites()).toList());
     Map<String, Long> failures = new TreeMap<>();
     runs.forEach(r -> r.summary().failures().forEach((k, v) -> failures.merge(k, v, Long::sum)));
@@ -120,6 +120,22 @@ public final class RunMerger {
         failures,
         RunSummary.Verification.skipped("not verified yet"),
         0);
+  }
+
+  /** The runs' latencies added up: all writes first, then each request type, by report label. */
+  public static Map<String, Histogram> latencies(List<Run> runs) {
+    Map<String, Histogram> out = new LinkedHashMap<>();
+    Histogram writes = Latencies.newHistogram();
+    out.put(RunStatistics.ALL_WRITES, writes);
+    for (RequestType t : RequestType.values()) {
+      Histogram h = Latencies.newHistogram();
+      runs.forEach(r -> h.add(r.latencies().get(t)));
+      if (t.isWrite()) {
+        writes.add(h);
+      }
+      out.put(t.label(), h);
+    }
+    return out;
   }
 
   private static TypeStats row(String label, Histogram h, List<TypeStats> perRun) {

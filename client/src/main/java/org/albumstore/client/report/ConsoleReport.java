@@ -164,7 +164,7 @@ public final class ConsoleReport {
   }
 
   /** How long each writer runs: iterations, a duration, or both (whichever ends first). */
-  private static String bound(RunSummary.Settings c) {
+  static String bound(RunSummary.Settings c) {
     boolean timed = c.durationSeconds() > 0;
     boolean counted = c.iterations() != WriterLoop.UNBOUNDED;
     String iterations = f("%d iterations per thread", c.iterations());

@@ -13,16 +13,35 @@ local album_body = "--" .. boundary .. "\r\n" ..
   "Content-Type: application/json\r\n\r\n" ..
   '{"artist":"Sex Pistols","title":"Never Mind The Bollocks!","year":"1977"}\r\n' ..
   "--" .. boundary .. "--\r\n"
+-- BENCH_HEADERS adds the headers the client sends beside the request's own (for an A/B of what
+-- they cost the server): "client" = Accept, User-Agent and an Idempotency-Key; "client-start" =
+-- those and X-Request-Start (a fixed plausible send time in µs: the server parses it the same).
+-- Default "none": wrk's request as it always was.
+local extra = os.getenv("BENCH_HEADERS") or "none"
+local start = string.format("t=%d", os.time() * 1000000)
+local n = 0
+local function headers(base)
+  local h = {}
+  for k, v in pairs(base) do h[k] = v end
+  if extra == "client" or extra == "client-start" then
+    h["Accept"] = "application/json"
+    h["User-Agent"] = "albumstore-client"
+    h["Idempotency-Key"] = string.format("20261124-121511-d8fb6888-t%d-%d-l1", n % 256, n)
+  end
+  if extra == "client-start" then
+    h["X-Request-Start"] = start
+  end
+  return h
+end
 local album_headers = { ["Content-Type"] = "multipart/form-data; boundary=" .. boundary }
 local empty_headers = { ["Content-Length"] = "0" }
-local n = 0
 function request()
   n = n + 1
   local step = n % 4
   if step == 1 then
-    return wrk.format("POST", wrk.path .. "/albums", album_headers, album_body)
+    return wrk.format("POST", wrk.path .. "/albums", headers(album_headers), album_body)
   elseif step == 0 then
-    return wrk.format("POST", wrk.path .. "/review/dislike/noop", empty_headers, "")
+    return wrk.format("POST", wrk.path .. "/review/dislike/noop", headers(empty_headers), "")
   end
-  return wrk.format("POST", wrk.path .. "/review/like/noop", empty_headers, "")
+  return wrk.format("POST", wrk.path .. "/review/like/noop", headers(empty_headers), "")
 end

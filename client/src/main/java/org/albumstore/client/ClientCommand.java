@@ -2,6 +2,7 @@ package org.albumstore.client;
 
 import java.nio.file.Path;
 import java.time.LocalDateTime;
+import java.util.List;
 import org.albumstore.client.workload.Workload;
 import org.albumstore.common.config.Defaults;
 import org.albumstore.common.config.Env;
@@ -38,10 +39,15 @@ import picocli.CommandLine.Parameters;
           + " ALBUMSTORE_RMQ_PASSWORD, ALBUMSTORE_AMQP_URI, ALBUMSTORE_QUEUE,"
           + " ALBUMSTORE_SERVER_METRICS_URL, ALBUMSTORE_CONSUMER_METRICS_URL (a flag wins over its"
           + " variable).",
-      "Writes to --out: requests.csv, timeline.csv, summary.json, chart.png, report.html.",
+      "Writes to --out: requests.csv, timeline.csv, summary.json, chart.png, spectrum.png,"
+          + " report.html, acknowledged.csv (for merge), <request-type>.hlog (HdrHistogram"
+          + " interval logs, one per type) and, with rate steps or a ramp, steps.csv.",
+      "Several clients: java -jar client.jar merge DIR DIR ... combines their runs (same"
+          + " --run-id) into one report; merge --help for its options.",
       "Exit codes: 0 all requests succeeded and verified; 1 failed requests or mismatches;"
           + " 2 usage error; 3 run impossible (server unreachable, output not writable);"
-          + " 130 interrupted."
+          + " 99 a --max-p99/--max-error-rate/--min-throughput threshold crossed (and nothing"
+          + " else failed); 130 interrupted."
     })
 final class ClientCommand {
   static final String ENV_URL = "ALBUMSTORE_CLIENT_URL";
@@ -64,6 +70,10 @@ final class ClientCommand {
   static final int STARTUP_THREADS = 10;
   static final int STARTUP_ITERATIONS = 100;
   static final String OFF = "none";
+  static final double DEFAULT_STEP_SECONDS = 10;
+
+  /** The exit code of a run that crossed a pass/fail threshold and failed nothing else. */
+  static final int THRESHOLD_EXIT = 99;
 
   /** Picocli formats descriptions: a literal '%' must be doubled. */
   static final String AMQP_URI_IN_HELP = "amqp://guest:guest@127.0.0.1:5672/%%2F";
@@ -198,6 +208,106 @@ final class ClientCommand {
         "Default: 0 = closed model."
       })
   double rate;
+
+  @Option(
+      names = "--duration",
+      paramLabel = "SECONDS",
+      description = {
+        "Time-bounded run: writers loop until this many seconds after the load started, then"
+            + " finish their iteration; --iterations, when given too, still caps each writer.",
+        "Default: 0 = bounded by --iterations only."
+      })
+  Double duration;
+
+  @Option(
+      names = "--rate-steps",
+      paramLabel = "RATE",
+      split = ",",
+      description = {
+        "Stepped open model to find the knee of the curve, e.g. 1000,2000,4000: writes are due"
+            + " at the first rate (req/s) for --step-duration seconds, then the next, ...; the run"
+            + " ends with the last step (unless --duration says otherwise) and the report and"
+            + " summary.json have one row per step. Excludes --rate.",
+        "Default: none."
+      })
+  List<Double> rateSteps;
+
+  @Option(
+      names = "--rate-ramp",
+      paramLabel = "FROM,TO",
+      split = ",",
+      description = {
+        "Ramped open model: the rate of writes rises (or falls) linearly from FROM to TO req/s"
+            + " over --duration seconds (required); the report has a row per --step-duration"
+            + " of the ramp. Excludes --rate and --rate-steps.",
+        "Default: none."
+      })
+  List<Double> rateRamp;
+
+  @Option(
+      names = "--step-duration",
+      paramLabel = "SECONDS",
+      description = {
+        "Length of each --rate-steps step, and of each report row of a --rate-ramp; at least 1.",
+        "Default: 10."
+      })
+  double stepDuration = DEFAULT_STEP_SECONDS;
+
+  @Option(
+      names = "--max-p99",
+      paramLabel = "[TYPE=]MS",
+      description = {
+        "Pass/fail: p99 latency in ms must not exceed this, for all writes or, as 'POST"
+            + " /albums=80', for one request type; repeatable. Crossed: exit code "
+            + THRESHOLD_EXIT
+            + ".",
+        "Default: none."
+      })
+  List<String> maxP99;
+
+  @Option(
+      names = "--max-error-rate",
+      paramLabel = "[TYPE=]FRACTION",
+      description = {
+        "Pass/fail: failed / finished requests must not exceed this fraction (0.01 = 1%%), for"
+            + " all writes or one request type; repeatable. Crossed: exit code "
+            + THRESHOLD_EXIT
+            + ".",
+        "Default: none."
+      })
+  List<String> maxErrorRate;
+
+  @Option(
+      names = "--min-throughput",
+      paramLabel = "[TYPE=]REQ_PER_S",
+      description = {
+        "Pass/fail: successful requests per second must be at least this, for all writes or one"
+            + " request type; repeatable. Crossed: exit code "
+            + THRESHOLD_EXIT
+            + ".",
+        "Default: none."
+      })
+  List<String> minThroughput;
+
+  @Option(
+      names = "--baseline",
+      paramLabel = "FILE",
+      description = {
+        "summary.json of an earlier run: the report adds each figure of that run, this run and"
+            + " the change, flagging changes beyond the two runs' per-second noise.",
+        "Default: none."
+      })
+  Path baseline;
+
+  @Option(
+      names = "--run-id",
+      paramLabel = "ID",
+      description = {
+        "The run's ID (in idempotency keys, reports and .hlog files); give several clients of one"
+            + " test the same ID and 'merge' checks it.",
+        "Default: <yyyyMMdd-HHmmss>-<8 random hex digits>."
+      })
+  String runId;
 
   @Option(
       names = "--warmup-iterations",

@@ -2,6 +2,8 @@ package org.albumstore.client;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
+import org.albumstore.client.check.Threshold;
 import org.albumstore.client.workload.Workload;
 
 /**
@@ -17,6 +19,14 @@ import org.albumstore.client.workload.Workload;
  * @param consumerMetrics the consumer's metrics URL, or null when off
  * @param workload what a writer iteration does
  * @param startupPhase run the course's start-up phase before the groups
+ * @param duration writers stop starting iterations this long after the load started; zero for no
+ *     time bound ({@code iterations} only)
+ * @param rateSteps the stepped open model's rates, each for {@code stepDuration}; empty when off
+ * @param rateRamp the ramped open model's first and last rate, over {@code duration}; empty when
+ *     off
+ * @param thresholds pass/fail criteria checked at the end
+ * @param baseline an earlier run's {@code summary.json} to compare with, or null
+ * @param runId the run's ID, or null to make one at the start
  */
 public record ClientConfig(
     String url,
@@ -44,7 +54,14 @@ public record ClientConfig(
     String serverMetrics,
     String consumerMetrics,
     Workload workload,
-    boolean startupPhase) {
+    boolean startupPhase,
+    Duration duration,
+    List<Double> rateSteps,
+    List<Double> rateRamp,
+    Duration stepDuration,
+    List<Threshold> thresholds,
+    Path baseline,
+    String runId) {
 
   public int writers() {
     return groupSize * groups;
@@ -69,6 +86,10 @@ public record ClientConfig(
         + getThreads
         + ", rate="
         + rate
+        + (rateSteps.isEmpty() ? "" : ", rateSteps=" + rateSteps + " x " + stepDuration)
+        + (rateRamp.isEmpty() ? "" : ", rateRamp=" + rateRamp)
+        + (duration.isZero() ? "" : ", duration=" + duration)
+        + (thresholds.isEmpty() ? "" : ", thresholds=" + thresholds)
         + ", queue="
         + queue
         + ", out="

@@ -4,7 +4,9 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.time.Duration;
 import java.time.LocalDateTime;
+import java.util.Arrays;
 import java.util.concurrent.atomic.AtomicReference;
+import org.albumstore.client.merge.Merge;
 import org.albumstore.client.report.RunSummary;
 import org.albumstore.common.config.Env;
 import org.slf4j.Logger;
@@ -63,6 +65,12 @@ public final class ClientMain {
    * @param err usage errors, progress lines
    */
   public static ClientResult execute(Env env, PrintStream out, PrintStream err, String... args) {
+    if (args.length > 0 && Merge.COMMAND.equals(args[0])) {
+      // A word, not a picocli subcommand: the course form's first positional is a number, and
+      // picocli would try "merge" as one.
+      return new ClientResult(
+          Merge.execute(out, err, Arrays.copyOfRange(args, 1, args.length)).exitCode(), null);
+    }
     ClientCommand command = new ClientCommand();
     CommandLine cli = new CommandLine(command);
     // Scripts build argument lists by appending: the last occurrence of an option wins.

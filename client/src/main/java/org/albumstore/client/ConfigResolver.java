@@ -1,10 +1,15 @@
 package org.albumstore.client;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.List;
+import org.albumstore.client.check.Threshold;
 import org.albumstore.client.workload.Workload;
+import org.albumstore.client.workload.WriterLoop;
 import org.albumstore.common.config.AmqpSettings;
 import org.albumstore.common.config.Defaults;
 import org.albumstore.common.config.Env;
@@ -73,8 +78,57 @@ final class ConfigResolver {
     atLeast("--retries", c.retries, 0);
     atLeast("--warmup-iterations", c.warmupIterations, 0);
     atLeast("--verify-threads", c.verifyThreads, 1);
-    int iters = c.iterations != null ? c.iterations : ClientCommand.DEFAULT_ITERATIONS;
+    List<Double> steps = c.rateSteps == null ? List.of() : List.copyOf(c.rateSteps);
+    if (!steps.isEmpty()) {
+      if (c.rate != 0) {
+        throw new IllegalArgumentException("--rate and --rate-steps exclude each other");
+      }
+      for (double r : steps) {
+        if (!(r > 0) || Double.isInfinite(r)) {
+          throw new IllegalArgumentException("--rate-steps must all be > 0, was " + steps);
+        }
+      }
+    }
+    List<Double> ramp = c.rateRamp == null ? List.of() : List.copyOf(c.rateRamp);
+    if (!ramp.isEmpty()) {
+      if (ramp.size() != 2 || !(ramp.get(0) > 0) || !(ramp.get(1) > 0)) {
+        throw new IllegalArgumentException("--rate-ramp takes FROM,TO, both > 0, was " + ramp);
+      }
+      if (c.rate != 0 || !steps.isEmpty()) {
+        throw new IllegalArgumentException("--rate-ramp excludes --rate and --rate-steps");
+      }
+      if (c.duration == null || !(c.duration > 0)) {
+        throw new IllegalArgumentException("--rate-ramp needs --duration, the ramp's length");
+      }
+    }
+    if (!(c.stepDuration >= 1)) {
+      // Steps are built from the timeline's one-second intervals.
+      throw new IllegalArgumentException(
+          "--step-duration must be at least 1 (second), was " + c.stepDuration);
+    }
+    if (c.duration != null && !(c.duration >= 0)) {
+      throw new IllegalArgumentException("--duration must be >= 0, was " + c.duration);
+    }
+    // The steps end the run with the last one, unless --duration says otherwise.
+    double durationSeconds = c.duration != null ? c.duration : steps.size() * c.stepDuration;
+    boolean timed = durationSeconds > 0;
+    int iters =
+        c.iterations != null
+            ? c.iterations
+            : timed ? WriterLoop.UNBOUNDED : ClientCommand.DEFAULT_ITERATIONS;
     atLeast("--iterations", iters, 1);
+    List<Threshold> thresholds = new ArrayList<>();
+    thresholds(thresholds, Threshold.Metric.MAX_P99, c.maxP99);
+    thresholds(thresholds, Threshold.Metric.MAX_ERROR_RATE, c.maxErrorRate);
+    thresholds(thresholds, Threshold.Metric.MIN_THROUGHPUT, c.minThroughput);
+    if (c.baseline != null && !Files.isRegularFile(c.baseline)) {
+      throw new IllegalArgumentException("--baseline: no such file " + c.baseline);
+    }
+    if (c.runId != null && !c.runId.matches("[A-Za-z0-9._-]{1,64}")) {
+      // It ends up in idempotency keys and file names.
+      throw new IllegalArgumentException(
+          "--run-id takes 1 to 64 letters, digits, '.', '_' or '-', was '" + c.runId + "'");
+    }
     if (size * (long) count + c.getThreads > 10_000) {
       throw new IllegalArgumentException(
           "more than 10,000 threads in all; that is not a load test");
@@ -130,7 +184,20 @@ final class ConfigResolver {
         serverMetrics,
         consumerMetrics,
         c.workload != null ? Workload.fromCliName(c.workload) : ClientCommand.DEFAULT_WORKLOAD,
-        c.startupPhase);
+        c.startupPhase,
+        seconds(durationSeconds),
+        steps,
+        ramp,
+        seconds(c.stepDuration),
+        List.copyOf(thresholds),
+        c.baseline,
+        c.runId);
+  }
+
+  private static void thresholds(List<Threshold> into, Threshold.Metric m, List<String> values) {
+    if (values != null) {
+      values.forEach(v -> into.add(Threshold.parse(m, v)));
+    }
   }
 
   /** The URL to read, or null for 'none'; fails naming the option when it is not HTTP(S). */

@@ -12,6 +12,7 @@ import java.util.Locale;
 import java.util.UUID;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 import org.albumstore.client.broker.AmqpPassiveProbe;
 import org.albumstore.client.broker.BrokerSampler;
 import org.albumstore.client.broker.DrainWaiter;
@@ -29,18 +30,24 @@ import org.albumstore.client.http.Transport;
 import org.albumstore.client.report.CsvRequestLog;
 import org.albumstore.client.report.RunSummary;
 import org.albumstore.client.report.TimelineCsv;
+import org.albumstore.client.stats.IntervalLogs;
+import org.albumstore.client.stats.IntervalSink;
 import org.albumstore.client.stats.RequestObserver;
 import org.albumstore.client.stats.RunClock;
 import org.albumstore.client.stats.RunStatistics;
+import org.albumstore.client.stats.StepStatistics;
 import org.albumstore.client.stats.Timeline;
 import org.albumstore.client.stats.TimelineRow;
 import org.albumstore.client.tiers.TierReadings;
 import org.albumstore.client.tiers.TierSampler;
 import org.albumstore.client.verify.AlbumLedger;
+import org.albumstore.client.verify.LedgerFile;
 import org.albumstore.client.workload.FixedRatePacer;
 import org.albumstore.client.workload.Pacer;
+import org.albumstore.client.workload.RampRatePacer;
 import org.albumstore.client.workload.ReaderLoop;
 import org.albumstore.client.workload.RecentAlbums;
+import org.albumstore.client.workload.SteppedRatePacer;
 import org.albumstore.client.workload.ThreadGroupPlan;
 import org.albumstore.client.workload.WorkloadListener;
 import org.albumstore.client.workload.WorkloadScheduler;
@@ -109,9 +116,11 @@ final class LoadRun {
   private RunSummary runAndReport() throws IOException, InterruptedException {
     Instant startedAt = Instant.now();
     String runId =
-        RunReporter.RUN_ID_TIME.format(startedAt)
-            + "-"
-            + UUID.randomUUID().toString().substring(0, 8);
+        cfg.runId() != null
+            ? cfg.runId()
+            : RunReporter.RUN_ID_TIME.format(startedAt)
+                + "-"
+                + UUID.randomUUID().toString().substring(0, 8);
     Path dir = Files.createDirectories(cfg.outDir());
     AlbumImage image = cfg.image() == null ? AlbumImage.builtIn() : AlbumImage.read(cfg.image());
     RunClock clock = RunClock.start();
@@ -158,39 +167,51 @@ final class LoadRun {
               transport, RetryPolicy.of(cfg.retries()), RequestObserver.all(stats, csv), image);
       // After the warm-up: the tier table's differences cover the measured load only.
       TierSampler tiers = TierSampler.start(cfg.serverMetrics(), cfg.consumerMetrics());
-      Timeline timeline =
-          new Timeline(stats, sampler::latest, clock, timelineCsv, cfg.progress() ? err : null);
-      timeline.start();
-      Pacer pacer =
-          cfg.rate() > 0 ? new FixedRatePacer(cfg.rate(), System.nanoTime()) : Pacer.UNPACED;
-      WorkloadScheduler load =
-          new WorkloadScheduler(
-              new ThreadGroupPlan(cfg.groupSize(), cfg.groups(), cfg.delay(), cfg.getThreads()),
-              i ->
-                  new WriterLoop(
-                      api,
-                      cfg.workload(),
-                      pacer,
-                      keys,
-                      "t" + i,
-                      cfg.iterations(),
-                      ledger.newSegment(),
-                      recent,
-                      this::stopped),
-              keepReading -> new ReaderLoop(api, recent, keepReading, Sleeper.REAL),
-              logMilestones());
-      scheduler = load;
-      if (stopped()) {
-        load.requestStop();
-      }
+      StepStatistics steps = stepStatistics();
+      WorkloadScheduler load;
       WorkloadScheduler.Times times;
       List<TimelineRow> rows;
-      try {
-        times = load.run();
-      } finally {
-        rows = timeline.stop(); // also when interrupted: no heartbeat outlives the run
+      try (IntervalLogs hlogs = new IntervalLogs(dir, runId, System.currentTimeMillis())) {
+        List<IntervalSink> sinks = new ArrayList<>(List.of(hlogs));
+        if (steps != null) {
+          sinks.add(steps);
+        }
+        Timeline timeline =
+            new Timeline(
+                stats, sampler::latest, clock, timelineCsv, cfg.progress() ? err : null, sinks);
+        timeline.start();
+        long loadStart = System.nanoTime();
+        Pacer pacer = pacer(loadStart);
+        BooleanSupplier writerDone = writerDone(loadStart);
+        load =
+            new WorkloadScheduler(
+                new ThreadGroupPlan(cfg.groupSize(), cfg.groups(), cfg.delay(), cfg.getThreads()),
+                i ->
+                    new WriterLoop(
+                        api,
+                        cfg.workload(),
+                        pacer,
+                        keys,
+                        "t" + i,
+                        cfg.iterations(),
+                        ledger.newSegment(),
+                        recent,
+                        writerDone),
+                keepReading -> new ReaderLoop(api, recent, keepReading, Sleeper.REAL),
+                logMilestones());
+        scheduler = load;
+        if (stopped()) {
+          load.requestStop();
+        }
+        try {
+          times = load.run();
+        } finally {
+          rows = timeline.stop(); // also when interrupted: no heartbeat outlives the run
+        }
       }
       QueueSample atEnd = sampler.latest();
+      // What this client was told, for 'merge' to verify the union of several clients' writes.
+      LedgerFile.write(ledger, reporter.acknowledgedCsv());
       LOG.info("load finished after {} s", String.format(Locale.ROOT, "%.1f", times.seconds()));
 
       DrainWaiter.Result drain = new DrainWaiter.Result(DrainWaiter.Status.NOT_AWAITED, null);
@@ -227,9 +248,57 @@ final class LoadRun {
           tierReadings,
           load.crashedThreads(),
           csv.dropped(),
+          steps == null ? List.of() : steps.rows(),
           stopped(),
           out);
     }
+  }
+
+  /**
+   * Per-step figures: of each --rate-steps step, or of each --step-duration of a --rate-ramp (its
+   * target: the ramp's rate at the middle of the row); null without either.
+   */
+  private StepStatistics stepStatistics() {
+    double step = cfg.stepDuration().toMillis() / 1000.0;
+    if (!cfg.rateSteps().isEmpty()) {
+      return new StepStatistics(cfg.rateSteps(), step);
+    }
+    if (cfg.rateRamp().isEmpty()) {
+      return null;
+    }
+    double from = cfg.rateRamp().get(0);
+    double to = cfg.rateRamp().get(1);
+    double seconds = cfg.duration().toMillis() / 1000.0;
+    List<Double> targets = new ArrayList<>();
+    for (double t = 0; t < seconds - 1e-9; t += step) {
+      double mid = Math.min(t + step / 2, seconds);
+      targets.add(from + (to - from) * mid / seconds);
+    }
+    return new StepStatistics(targets, step);
+  }
+
+  /** The closed model, the open model at --rate, its steps or its ramp, from the load's start. */
+  private Pacer pacer(long loadStart) {
+    if (!cfg.rateRamp().isEmpty()) {
+      return new RampRatePacer(
+          cfg.rateRamp().get(0), cfg.rateRamp().get(1), cfg.duration(), loadStart);
+    }
+    if (!cfg.rateSteps().isEmpty()) {
+      return new SteppedRatePacer(cfg.rateSteps(), cfg.stepDuration(), loadStart);
+    }
+    return cfg.rate() > 0 ? new FixedRatePacer(cfg.rate(), loadStart) : Pacer.UNPACED;
+  }
+
+  /**
+   * When a writer ends after its current iteration: the run was stopped, or --duration (also the
+   * steps' end) has passed since the load started.
+   */
+  private BooleanSupplier writerDone(long loadStart) {
+    if (cfg.duration().isZero()) {
+      return this::stopped;
+    }
+    long end = loadStart + cfg.duration().toNanos();
+    return () -> stopped() || System.nanoTime() - end >= 0;
   }
 
   private List<QueueProbe> probes() {

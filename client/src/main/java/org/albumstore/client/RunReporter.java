@@ -9,10 +9,17 @@ import java.time.Instant;
 import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import org.HdrHistogram.Histogram;
 import org.albumstore.client.broker.BrokerSampler;
 import org.albumstore.client.broker.DrainWaiter;
 import org.albumstore.client.broker.QueueSample;
+import org.albumstore.client.check.Comparison;
+import org.albumstore.client.check.ThresholdResult;
+import org.albumstore.client.check.Thresholds;
+import org.albumstore.client.check.Timelines;
 import org.albumstore.client.http.AlbumImage;
 import org.albumstore.client.http.RequestType;
 import org.albumstore.client.report.ChartRenderer;
@@ -20,11 +27,15 @@ import org.albumstore.client.report.ConsoleReport;
 import org.albumstore.client.report.HtmlReport;
 import org.albumstore.client.report.JsonSummary;
 import org.albumstore.client.report.RunSummary;
+import org.albumstore.client.report.SpectrumChart;
+import org.albumstore.client.report.StepsCsv;
 import org.albumstore.client.stats.RunStatistics;
+import org.albumstore.client.stats.StepRow;
 import org.albumstore.client.stats.TimelineRow;
 import org.albumstore.client.stats.TypeStats;
 import org.albumstore.client.tiers.TierCalculator;
 import org.albumstore.client.tiers.TierReadings;
+import org.albumstore.client.verify.LedgerFile;
 import org.albumstore.client.workload.WorkloadScheduler;
 import org.albumstore.common.config.AmqpSettings;
 import org.slf4j.Logger;
@@ -40,6 +51,7 @@ import org.slf4j.LoggerFactory;
 final class RunReporter {
   static final DateTimeFormatter RUN_ID_TIME =
       DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss").withZone(ZoneId.systemDefault());
+  private static final String TIMELINE_CSV = "timeline.csv";
   private static final Logger LOG = LoggerFactory.getLogger(RunReporter.class);
 
   private final ClientConfig cfg;
@@ -60,14 +72,18 @@ final class RunReporter {
     return dir.resolve("requests.csv");
   }
 
+  Path acknowledgedCsv() {
+    return dir.resolve(LedgerFile.NAME);
+  }
+
   Path timelineCsv() {
-    return dir.resolve("timeline.csv");
+    return dir.resolve(TIMELINE_CSV);
   }
 
   RunSummary finish(
       RunStatistics stats,
       WorkloadScheduler.Times times,
-      List<TimelineRow> rows,
+      List<TimelineRow> timeline,
       BrokerSampler sampler,
       QueueSample atEndOfLoad,
       DrainWaiter.Result drain,
@@ -75,6 +91,7 @@ final class RunReporter {
       TierReadings tiers,
       int crashedThreads,
       long csvDropped,
+      List<StepRow> steps,
       boolean stoppedEarly,
       PrintStream out)
       throws IOException {
@@ -87,10 +104,16 @@ final class RunReporter {
       failed += s.failed();
     }
     TypeStats writes = stats.allWrites(wall);
+    List<TypeStats> rows = new ArrayList<>(types);
+    rows.add(writes);
+    List<ThresholdResult> thresholds = Thresholds.check(cfg.thresholds(), rows);
+    // Failed requests and failed verification keep their code: 99 says "only a threshold".
     int exitCode =
         stoppedEarly
             ? 130
-            : failed > 0 || verification.mismatches() > 0 || crashedThreads > 0 ? 1 : 0;
+            : failed > 0 || verification.mismatches() > 0 || crashedThreads > 0
+                ? 1
+                : Thresholds.allPassed(thresholds) ? 0 : ClientCommand.THRESHOLD_EXIT;
     Path chart = dir.resolve("chart.png");
     Path html = dir.resolve("report.html");
     Path json = dir.resolve("summary.json");
@@ -115,15 +138,26 @@ final class RunReporter {
                 : TierCalculator.table(tiers, writes.meanMs(), writes.p99Ms(), writes.ok()),
             crashedThreads,
             csvDropped,
+            steps,
+            thresholds,
+            compareWithBaseline(rows),
             null,
             exitCode);
 
     byte[] png = null;
     try {
-      png = ChartRenderer.png(rows, "Album Store run " + runId);
+      png = ChartRenderer.png(timeline, "Album Store run " + runId);
       Files.write(chart, png);
     } catch (IOException | RuntimeException | Error e) {
       LOG.warn("chart not drawn: {}", e.toString());
+    }
+    Path spectrum = dir.resolve("spectrum.png");
+    byte[] spectrumPng = null;
+    try {
+      spectrumPng = SpectrumChart.png(spectrumSeries(stats), "Latency by percentile, run " + runId);
+      Files.write(spectrum, spectrumPng);
+    } catch (IOException | RuntimeException | Error e) {
+      LOG.warn("percentile spectrum not drawn: {}", e.toString());
     }
     summary =
         summary.withOutputs(
@@ -133,12 +167,52 @@ final class RunReporter {
                 timelineCsv().toString(),
                 json.toString(),
                 png == null ? null : chart.toString(),
+                spectrumPng == null ? null : spectrum.toString(),
                 html.toString()));
-    Files.writeString(html, HtmlReport.render(summary, png), StandardCharsets.UTF_8);
+    Files.writeString(html, HtmlReport.render(summary, png, spectrumPng), StandardCharsets.UTF_8);
     JsonSummary.write(summary, json);
+    if (!steps.isEmpty()) {
+      StepsCsv.write(steps, dir.resolve(StepsCsv.NAME));
+    }
     out.print(ConsoleReport.render(summary));
     out.flush();
     return summary;
+  }
+
+  /** Successful requests' latency of every type that has some, and of all writes. */
+  private static Map<String, Histogram> spectrumSeries(RunStatistics stats) {
+    Map<String, Histogram> series = new LinkedHashMap<>();
+    series.put(RunStatistics.ALL_WRITES, stats.allWritesHistogram());
+    for (RequestType t : RequestType.values()) {
+      Histogram h = stats.histogram(t);
+      if (h.getTotalCount() > 0) {
+        series.put(t.label(), h);
+      }
+    }
+    return series;
+  }
+
+  /** This run beside --baseline's, or null without one (or when it cannot be read: logged). */
+  private Comparison compareWithBaseline(List<TypeStats> rows) {
+    if (cfg.baseline() == null) {
+      return null;
+    }
+    try {
+      RunSummary before = JsonSummary.read(cfg.baseline());
+      List<TypeStats> beforeRows = new ArrayList<>(before.requests());
+      beforeRows.add(before.allWrites());
+      Path dirOfBaseline = cfg.baseline().toAbsolutePath().getParent();
+      return Comparison.of(
+          before.runId(),
+          cfg.baseline().toString(),
+          beforeRows,
+          Timelines.series(dirOfBaseline.resolve(TIMELINE_CSV)),
+          rows,
+          Timelines.series(timelineCsv()));
+    } catch (IOException | RuntimeException e) {
+      LOG.warn("baseline {} not compared: {}", cfg.baseline(), e.toString());
+      return null;
+    }
   }
 
   private RunSummary.Settings settings() {
@@ -164,7 +238,11 @@ final class RunReporter {
         cfg.verify(),
         cfg.drainTimeout().toMillis() / 1000.0,
         cfg.workload().cliName(),
-        cfg.startupPhase());
+        cfg.startupPhase(),
+        cfg.duration().toMillis() / 1000.0,
+        cfg.rateSteps(),
+        cfg.rateRamp(),
+        cfg.stepDuration().toMillis() / 1000.0);
   }
 
   private RunSummary.Broker broker(

@@ -6,14 +6,18 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.LocalDateTime;
 import java.util.Map;
+import org.albumstore.client.check.Threshold;
 import org.albumstore.client.workload.Workload;
+import org.albumstore.client.workload.WriterLoop;
 import org.albumstore.common.config.Defaults;
 import org.albumstore.common.config.Env;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 import picocli.CommandLine.Model.ArgSpec;
 import picocli.CommandLine.Model.OptionSpec;
@@ -206,6 +210,108 @@ class ClientCommandTest {
     assertThat(c.drainTimeout()).isEqualTo(Duration.ofSeconds(9));
     assertThat(c.verifyThreads()).isEqualTo(3);
     assertThat(c.progress()).isFalse();
+  }
+
+  @Test
+  void withoutTheNewFlagsARunIsBoundedByIterationsAndHasNoThresholds() {
+    ClientConfig c = parse();
+    assertThat(c.duration()).isZero();
+    assertThat(c.rateSteps()).isEmpty();
+    assertThat(c.stepDuration()).isEqualTo(Duration.ofSeconds(10));
+    assertThat(c.thresholds()).isEmpty();
+    assertThat(c.baseline()).isNull();
+    assertThat(c.runId()).isNull();
+  }
+
+  @Test
+  void aDurationAloneLeavesTheIterationsUnboundedAndBothTogetherKeepTheIterations() {
+    ClientConfig timed = parse("--duration", "2.5");
+    assertThat(timed.duration()).isEqualTo(Duration.ofMillis(2500));
+    assertThat(timed.iterations()).isEqualTo(WriterLoop.UNBOUNDED);
+    ClientConfig both = parse("--duration", "30", "--iterations", "7");
+    assertThat(both.duration()).isEqualTo(Duration.ofSeconds(30));
+    assertThat(both.iterations()).isEqualTo(7);
+    assertThatThrownBy(() -> parse("--duration", "-1")).hasMessageContaining("--duration");
+  }
+
+  @Test
+  void rateStepsLastTheirStepsUnlessADurationIsGivenAndExcludeAFixedRate() {
+    ClientConfig c = parse("--rate-steps", "1000,2000,4000", "--step-duration", "5");
+    assertThat(c.rateSteps()).containsExactly(1000.0, 2000.0, 4000.0);
+    assertThat(c.stepDuration()).isEqualTo(Duration.ofSeconds(5));
+    assertThat(c.duration()).isEqualTo(Duration.ofSeconds(15));
+    assertThat(c.iterations()).isEqualTo(WriterLoop.UNBOUNDED);
+    assertThat(parse("--rate-steps", "10,20", "--duration", "60").duration())
+        .isEqualTo(Duration.ofSeconds(60));
+    assertThatThrownBy(() -> parse("--rate-steps", "10", "--rate", "5"))
+        .hasMessageContaining("--rate and --rate-steps");
+    assertThatThrownBy(() -> parse("--rate-steps", "10,0")).hasMessageContaining("--rate-steps");
+    assertThatThrownBy(() -> parse("--step-duration", "0.5"))
+        .hasMessageContaining("--step-duration");
+  }
+
+  @Test
+  void aRampNeedsADurationAndExcludesTheOtherOpenModels() {
+    ClientConfig c = parse("--rate-ramp", "100,900", "--duration", "30");
+    assertThat(c.rateRamp()).containsExactly(100.0, 900.0);
+    assertThat(c.duration()).isEqualTo(Duration.ofSeconds(30));
+    assertThat(parse().rateRamp()).isEmpty();
+    assertThatThrownBy(() -> parse("--rate-ramp", "100,900")).hasMessageContaining("--duration");
+    assertThatThrownBy(() -> parse("--rate-ramp", "100", "--duration", "5"))
+        .hasMessageContaining("FROM,TO");
+    assertThatThrownBy(() -> parse("--rate-ramp", "1,2", "--duration", "5", "--rate", "3"))
+        .hasMessageContaining("excludes");
+  }
+
+  @Test
+  void thresholdsApplyToAllWritesOrToTheNamedRequestTypeAndAreRepeatable() {
+    ClientConfig c =
+        parse(
+            "--max-p99",
+            "50",
+            "--max-p99",
+            "POST /albums=80",
+            "--max-error-rate",
+            "0.01",
+            "--min-throughput",
+            "GET /review=100");
+    assertThat(c.thresholds())
+        .containsExactly(
+            new Threshold(Threshold.Metric.MAX_P99, "all writes", 50),
+            new Threshold(Threshold.Metric.MAX_P99, "POST /albums", 80),
+            new Threshold(Threshold.Metric.MAX_ERROR_RATE, "all writes", 0.01),
+            new Threshold(Threshold.Metric.MIN_THROUGHPUT, "GET /review", 100));
+    assertThatThrownBy(() -> parse("--max-p99", "POST /nope=3"))
+        .hasMessageContaining("--max-p99")
+        .hasMessageContaining("POST /nope");
+    assertThatThrownBy(() -> parse("--max-error-rate", "2"))
+        .hasMessageContaining("--max-error-rate");
+    assertThatThrownBy(() -> parse("--min-throughput", "fast"))
+        .hasMessageContaining("--min-throughput");
+  }
+
+  @Test
+  void runIdAndBaselineAreCheckedBeforeTheRun(@TempDir Path tmp) throws Exception {
+    Path summary = Files.writeString(tmp.resolve("summary.json"), "{}");
+    ClientConfig c = parse("--run-id", "bench-7", "--baseline", summary.toString());
+    assertThat(c.runId()).isEqualTo("bench-7");
+    assertThat(c.baseline()).isEqualTo(summary);
+    assertThatThrownBy(() -> parse("--run-id", "a b")).hasMessageContaining("--run-id");
+    assertThatThrownBy(() -> parse("--baseline", tmp.resolve("missing.json").toString()))
+        .hasMessageContaining("--baseline");
+  }
+
+  @Test
+  void helpDocumentsTheThresholdExitCode() {
+    ByteArrayOutputStream buf = new ByteArrayOutputStream();
+    ClientMain.execute(
+        NO_ENV, new PrintStream(buf, true, StandardCharsets.UTF_8), System.err, "--help");
+    String help = buf.toString(StandardCharsets.UTF_8).replaceAll("\\s+", " ");
+    assertThat(help)
+        .contains("99 a --max-p99/--max-error-rate/--min-throughput threshold crossed")
+        .contains("--duration=SECONDS")
+        .contains("--rate-steps=RATE[,RATE...]")
+        .contains("Crossed: exit code 99.");
   }
 
   @Test

@@ -10,8 +10,16 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import org.HdrHistogram.EncodableHistogram;
+import org.HdrHistogram.Histogram;
+import org.HdrHistogram.HistogramLogReader;
+import org.albumstore.client.check.Comparison;
+import org.albumstore.client.check.ThresholdResult;
+import org.albumstore.client.http.RequestType;
 import org.albumstore.client.report.JsonSummary;
 import org.albumstore.client.report.RunSummary;
+import org.albumstore.client.stats.IntervalLogs;
+import org.albumstore.client.stats.StepRow;
 import org.albumstore.client.testing.StandInAlbumStore;
 import org.albumstore.common.config.Env;
 import org.junit.jupiter.api.AfterEach;
@@ -173,6 +181,174 @@ class ClientRunTest {
     assertThat(s.verification().status()).isEqualTo("skipped");
     // 160 writes due 2.5 ms apart: the last one is due at ~0.4 s, so the run cannot be faster.
     assertThat(s.wallSeconds()).isGreaterThanOrEqualTo(0.39);
+  }
+
+  @Test
+  void aTimedRunLoopsUntilItsDurationIsUpAndThenStops() throws Exception {
+    ClientResult r = run("--threads", "2", "--duration", "1.5", "--no-progress");
+    assertThat(r.exitCode()).as(out.toString(StandardCharsets.UTF_8)).isZero();
+    RunSummary s = r.summary();
+    // Writers finish the iteration they are in: a little over the duration, far less than 2x.
+    assertThat(s.wallSeconds()).isBetween(1.5, 10.0);
+    assertThat(s.stats("POST /albums").ok()).isGreaterThan(2);
+    assertThat(s.settings().durationSeconds()).isEqualTo(1.5);
+    assertThat(s.verification().albums()).isEqualTo(s.stats("POST /albums").ok());
+    assertThat(out.toString(StandardCharsets.UTF_8)).contains("iterations for 1.5 s");
+    assertThat(Files.readString(dir.resolve("out").resolve("report.html")))
+        .contains("iterations for 1.5 s")
+        .doesNotContain(Integer.toString(Integer.MAX_VALUE));
+  }
+
+  @Test
+  void aCrossedThresholdExitsWith99AndTheTableShowsEachThreshold() {
+    ClientResult r =
+        run(
+            "--threads",
+            "2",
+            "--iterations",
+            "5",
+            "--no-progress",
+            "--max-error-rate",
+            "0",
+            "--min-throughput",
+            "POST /albums=1000000");
+    assertThat(r.exitCode()).isEqualTo(99);
+    assertThat(r.summary().thresholds())
+        .extracting(ThresholdResult::result)
+        .containsExactly("pass", "FAIL");
+    String report = out.toString(StandardCharsets.UTF_8);
+    assertThat(report)
+        .containsPattern("--max-error-rate +error rate +all writes +0\\.000 +0\\.000 +pass")
+        .containsPattern(
+            "--min-throughput +throughput \\(req/s\\) +POST /albums +1000000\\.000 .* FAIL")
+        .contains("thresholds: 1 of 2 failed")
+        .contains("exit code: 99");
+  }
+
+  @Test
+  void failedRequestsKeepExitCodeOneEvenWhenAThresholdIsCrossedToo() {
+    server.failFirstAttempts(10);
+    ClientResult r =
+        run(
+            "--threads",
+            "1",
+            "--iterations",
+            "2",
+            "--retries",
+            "0",
+            "--no-progress",
+            "--max-error-rate",
+            "0.1");
+    assertThat(r.summary().thresholds().get(0).passed()).isFalse();
+    assertThat(r.exitCode()).isEqualTo(1);
+  }
+
+  @Test
+  void aBaselineRunIsPrintedBesideThisOneWithTheChange() throws Exception {
+    ClientResult first = run("--threads", "2", "--iterations", "5", "--no-progress");
+    assertThat(first.exitCode()).isZero();
+    Path baselineDir = dir.resolve("baseline");
+    Files.move(dir.resolve("out"), baselineDir);
+    out.reset();
+    ClientResult second =
+        run(
+            "--threads",
+            "2",
+            "--iterations",
+            "5",
+            "--no-progress",
+            "--baseline",
+            baselineDir.resolve("summary.json").toString());
+    assertThat(second.exitCode()).isZero();
+    Comparison c = second.summary().baseline();
+    assertThat(c.baselineRunId()).isEqualTo(first.summary().runId());
+    Comparison.Row albums =
+        c.rows().stream()
+            .filter(x -> x.row().equals("POST /albums") && x.figure().equals("failed"))
+            .findFirst()
+            .orElseThrow();
+    assertThat(albums.baseline()).isZero();
+    assertThat(albums.current()).isZero();
+    assertThat(c.rows()).anySatisfy(x -> assertThat(x.row()).isEqualTo("all writes"));
+    assertThat(c.rows()).noneSatisfy(x -> assertThat(x.row()).isEqualTo("GET /albums"));
+    assertThat(out.toString(StandardCharsets.UTF_8))
+        .contains("compared with baseline run " + first.summary().runId())
+        .containsPattern("all writes +req/s +[0-9.]+ +[0-9.]+ +[-+][0-9.]+%");
+  }
+
+  @Test
+  void rateStepsPaceEachStepAndReportOneRowPerStep() throws Exception {
+    ClientResult r =
+        run(
+            "--threads",
+            "4",
+            "--rate-steps",
+            "40,120",
+            "--step-duration",
+            "1",
+            "--no-verify",
+            "--no-progress");
+    assertThat(r.exitCode()).as(out.toString(StandardCharsets.UTF_8)).isZero();
+    RunSummary s = r.summary();
+    assertThat(s.steps()).hasSize(2);
+    assertThat(s.steps()).extracting(StepRow::targetRate).containsExactly(40.0, 120.0);
+    // The schedule allows 40 + 120 writes in 2 s, and each writer ends its iteration after that
+    // (at most 4 x 4 more): unpaced, 4 threads would send thousands. The lower bound leaves room
+    // for a loaded machine falling behind the schedule.
+    assertThat(s.allWrites().ok()).isBetween(80L, 176L);
+    assertThat(s.steps().get(0).ok() + s.steps().get(1).ok()).isEqualTo(s.allWrites().ok());
+    assertThat(out.toString(StandardCharsets.UTF_8))
+        .contains("open model in steps of 1 s at 40, 120 req/s")
+        .contains("rate steps: writes per step");
+    List<String> csv = Files.readAllLines(dir.resolve("out").resolve("steps.csv"));
+    assertThat(csv.get(0))
+        .isEqualTo("step,from_s,to_s,target_rate,ok,failed,rate,p50_ms,p99_ms,p999_ms");
+    assertThat(csv).hasSize(3);
+    assertThat(csv.get(2)).startsWith("2,1.000,2.000,120.000," + s.steps().get(1).ok() + ",");
+  }
+
+  @Test
+  void aRampReportsARowPerStepWithTheRampsRateAtItsMiddle() {
+    ClientResult r =
+        run(
+            "--threads",
+            "4",
+            "--rate-ramp",
+            "20,100",
+            "--duration",
+            "2",
+            "--step-duration",
+            "1",
+            "--no-verify",
+            "--no-progress");
+    assertThat(r.exitCode()).as(out.toString(StandardCharsets.UTF_8)).isZero();
+    // 20 to 100 per second over 2 s: 120 writes due, then the writers finish their iteration (at
+    // most 4 x 4 more); the lower bound leaves room for a loaded machine.
+    assertThat(r.summary().allWrites().ok()).isBetween(60L, 136L);
+    assertThat(r.summary().steps()).extracting(StepRow::targetRate).containsExactly(40.0, 80.0);
+    assertThat(out.toString(StandardCharsets.UTF_8))
+        .contains("open model ramped from 20 to 100 req/s over 2 s");
+  }
+
+  @Test
+  void theRunIdNamesTheRunAndEveryRequestTypeHasAnIntervalLog() throws Exception {
+    ClientResult r =
+        run("--threads", "2", "--iterations", "5", "--no-progress", "--run-id", "ci-42");
+    assertThat(r.summary().runId()).isEqualTo("ci-42");
+    Path o = dir.resolve("out");
+    long likes = 0;
+    HistogramLogReader reader =
+        new HistogramLogReader(IntervalLogs.file(o, RequestType.POST_LIKE).toFile());
+    EncodableHistogram h;
+    while ((h = reader.nextIntervalHistogram()) != null) {
+      likes += ((Histogram) h).getTotalCount();
+    }
+    reader.close();
+    assertThat(likes).isEqualTo(r.summary().stats("POST /review/like").ok()).isEqualTo(20);
+    assertThat(o.resolve("spectrum.png")).exists();
+    assertThat(r.summary().outputs().spectrumPng()).isEqualTo(o.resolve("spectrum.png").toString());
+    assertThat(Files.readString(o.resolve("report.html")))
+        .contains("latency by percentile (percentile spectrum)");
   }
 
   @Test

@@ -211,7 +211,7 @@ public final class ChartRenderer {
     return 10 * magnitude;
   }
 
-  private static String axisNumber(double v) {
+  static String axisNumber(double v) {
     if (v == Math.rint(v)) {
       return String.format(Locale.ROOT, "%,d", (long) v);
     }

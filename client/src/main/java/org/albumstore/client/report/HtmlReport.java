@@ -17,6 +17,14 @@ public final class HtmlReport {
    * @param chartPng the chart, or null when it could not be drawn
    */
   public static String render(RunSummary s, byte[] chartPng) {
+    return render(s, chartPng, null);
+  }
+
+  /**
+   * @param chartPng the chart over time, or null when it could not be drawn
+   * @param spectrumPng the percentile spectrum ({@link SpectrumChart}), or null
+   */
+  public static String render(RunSummary s, byte[] chartPng, byte[] spectrumPng) {
     StringBuilder b = new StringBuilder(16_384);
     b.append("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n");
     b.append("<title>Album Store load run ").append(esc(s.runId())).append("</title>\n");
@@ -37,8 +45,8 @@ public final class HtmlReport {
         .append(" group(s) &times; ")
         .append(c.groupSize())
         .append(" threads, ")
-        .append(c.iterations())
-        .append(" iterations of ")
+        .append(esc(ConsoleReport.bound(c)))
+        .append(" of ")
         .append(esc(c.workload()))
         .append(c.startupPhase() ? " after the start-up phase, " : ", ")
         .append(c.getThreads())
@@ -65,6 +73,12 @@ public final class HtmlReport {
       b.append(
               "<p><img alt=\"throughput, latency and queue depth over time\" src=\"data:image/png;base64,")
           .append(Base64.getEncoder().encodeToString(chartPng))
+          .append("\"></p>\n");
+    }
+    if (spectrumPng != null) {
+      b.append("<p><img alt=\"latency by percentile (percentile spectrum)\" src=\"")
+          .append("data:image/png;base64,")
+          .append(Base64.getEncoder().encodeToString(spectrumPng))
           .append("\"></p>\n");
     }
     b.append("<h2>Full report</h2>\n<pre>").append(esc(ConsoleReport.render(s))).append("</pre>\n");

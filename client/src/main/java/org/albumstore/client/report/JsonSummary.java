@@ -19,6 +19,15 @@ public final class JsonSummary {
     JSON.writeValue(file.toFile(), summary);
   }
 
+  /** Any other summary (e.g. {@code merge}'s) in the same JSON style. */
+  public static void writeValue(Object summary, Path file) throws IOException {
+    JSON.writeValue(file.toFile(), summary);
+  }
+
+  public static <T> T read(Path file, Class<T> type) throws IOException {
+    return JSON.readValue(file.toFile(), type);
+  }
+
   public static RunSummary read(Path file) throws IOException {
     return JSON.readValue(file.toFile(), RunSummary.class);
   }

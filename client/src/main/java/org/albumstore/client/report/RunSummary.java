@@ -2,6 +2,9 @@ package org.albumstore.client.report;
 
 import java.util.List;
 import java.util.Map;
+import org.albumstore.client.check.Comparison;
+import org.albumstore.client.check.ThresholdResult;
+import org.albumstore.client.stats.StepRow;
 import org.albumstore.client.stats.TypeStats;
 import org.albumstore.client.tiers.TierTable;
 import org.albumstore.client.verify.Mismatch;
@@ -19,6 +22,9 @@ import org.albumstore.client.verify.Mismatch;
  * @param tiers time spent per tier, from the server's and the consumer's metrics
  * @param crashedThreads load threads that died of an unexpected exception (a bug; logged)
  * @param csvRowsDropped per-request CSV rows lost because the disk could not keep up
+ * @param steps the writes of each {@code --rate-steps} step; empty without steps
+ * @param thresholds the pass/fail thresholds and how the run did; empty without thresholds
+ * @param baseline this run beside {@code --baseline}'s; null without one
  * @param exitCode the process exit code the run ends with
  */
 public record RunSummary(
@@ -39,6 +45,9 @@ public record RunSummary(
     TierTable tiers,
     int crashedThreads,
     long csvRowsDropped,
+    List<StepRow> steps,
+    List<ThresholdResult> thresholds,
+    Comparison baseline,
     Outputs outputs,
     int exitCode) {
 
@@ -62,7 +71,11 @@ public record RunSummary(
       boolean verify,
       double drainTimeoutSeconds,
       String workload,
-      boolean startupPhase) {}
+      boolean startupPhase,
+      double durationSeconds,
+      List<Double> rateSteps,
+      List<Double> rateRamp,
+      double stepDurationSeconds) {}
 
   /**
    * The write queue over the run; null fields are unknown.
@@ -109,6 +122,7 @@ public record RunSummary(
       String timelineCsv,
       String summaryJson,
       String chartPng,
+      String spectrumPng,
       String reportHtml) {}
 
   /** The row of one request type, e.g. {@code "GET /review"}. */
@@ -138,6 +152,9 @@ public record RunSummary(
         tiers,
         crashedThreads,
         csvRowsDropped,
+        steps,
+        thresholds,
+        baseline,
         o,
         exitCode);
   }

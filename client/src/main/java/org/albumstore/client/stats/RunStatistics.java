@@ -31,13 +31,21 @@ public final class RunStatistics implements RequestObserver {
     }
   }
 
-  /** One second of the timeline, plus the running figures the progress line shows. */
+  /**
+   * One second of the timeline, plus the running figures the progress line shows.
+   *
+   * @param histograms the interval's histogram of each type: owned by the statistics, valid (and to
+   *     be read only) until the next tick
+   * @param writesHistogram the interval's histogram of all writes, the same way
+   */
   public record Tick(
       Map<RequestType, IntervalStats> types,
       IntervalStats writes,
       long completedSoFar,
       long failedSoFar,
-      double writesP99SoFarMs) {}
+      double writesP99SoFarMs,
+      Map<RequestType, Histogram> histograms,
+      Histogram writesHistogram) {}
 
   @Override
   public void onCompleted(Completion c) {
@@ -52,12 +60,14 @@ public final class RunStatistics implements RequestObserver {
   /** Closes the current interval of every type. Called by one thread at a time. */
   public synchronized Tick tick() {
     Map<RequestType, IntervalStats> types = new EnumMap<>(RequestType.class);
+    Map<RequestType, Histogram> histograms = new EnumMap<>(RequestType.class);
     writesInterval.reset();
     long writesFailed = 0;
     for (Map.Entry<RequestType, TypeRecorder> e : byType.entrySet()) {
       Histogram h = e.getValue().tick();
       long failed = e.getValue().failedSinceLastTick();
       types.put(e.getKey(), interval(h, failed));
+      histograms.put(e.getKey(), h);
       completed += h.getTotalCount() + failed;
       failedTotal += failed;
       if (e.getKey().isWrite()) {
@@ -71,7 +81,9 @@ public final class RunStatistics implements RequestObserver {
         interval(writesInterval, writesFailed),
         completed,
         failedTotal,
-        Latencies.percentileMs(writesCumulative, 99.0));
+        Latencies.percentileMs(writesCumulative, 99.0),
+        Collections.unmodifiableMap(histograms),
+        writesInterval);
   }
 
   private static IntervalStats interval(Histogram h, long failed) {
@@ -86,6 +98,22 @@ public final class RunStatistics implements RequestObserver {
   public TypeStats stats(RequestType type, double wallSeconds) {
     TypeRecorder r = byType.get(type);
     return of(type.label(), r.cumulativeCopy(), r.ok(), r.failed(), r.retries(), wallSeconds);
+  }
+
+  /** A copy of the latencies of one type, as of the last tick. */
+  public Histogram histogram(RequestType type) {
+    return byType.get(type).cumulativeCopy();
+  }
+
+  /** A copy of the latencies of all writes, as of the last tick. */
+  public Histogram allWritesHistogram() {
+    Histogram h = Latencies.newHistogram();
+    for (RequestType t : RequestType.values()) {
+      if (t.isWrite()) {
+        h.add(byType.get(t).cumulativeCopy());
+      }
+    }
+    return h;
   }
 
   /** The figures of all writes together, as of the last tick. */
@@ -108,6 +136,15 @@ public final class RunStatistics implements RequestObserver {
 
   static TypeStats of(
       String label, Histogram h, long ok, long failed, long retries, double wallSeconds) {
+    return withThroughput(label, h, ok, failed, retries, wallSeconds > 0 ? ok / wallSeconds : 0);
+  }
+
+  /**
+   * A report row from its latencies and counts, with a throughput worked out by the caller (e.g.
+   * the sum of several clients' rates).
+   */
+  public static TypeStats withThroughput(
+      String label, Histogram h, long ok, long failed, long retries, double throughput) {
     boolean empty = h.getTotalCount() == 0;
     return new TypeStats(
         label,
@@ -115,7 +152,7 @@ public final class RunStatistics implements RequestObserver {
         ok,
         failed,
         retries,
-        wallSeconds > 0 ? ok / wallSeconds : 0,
+        throughput,
         empty ? 0 : h.getMean() / 1_000.0,
         empty ? 0 : Latencies.millis(h.getMinValue()),
         Latencies.percentileMs(h, 50.0),

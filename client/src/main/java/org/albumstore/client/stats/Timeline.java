@@ -27,6 +27,7 @@ public final class Timeline {
   private final RunClock clock;
   private final Consumer<TimelineRow> sink;
   private final PrintStream progress;
+  private final List<IntervalSink> intervalSinks;
   private final List<TimelineRow> rows = new ArrayList<>();
   private ScheduledExecutorService executor;
   private long startNanos;
@@ -41,6 +42,20 @@ public final class Timeline {
       RunClock clock,
       Consumer<TimelineRow> sink,
       PrintStream progress) {
+    this(stats, queue, clock, sink, progress, List.of());
+  }
+
+  /**
+   * @param intervalSinks also given every interval's histograms (interval logs, rate steps)
+   */
+  public Timeline(
+      RunStatistics stats,
+      Supplier<QueueSample> queue,
+      RunClock clock,
+      Consumer<TimelineRow> sink,
+      PrintStream progress,
+      List<IntervalSink> intervalSinks) {
+    this.intervalSinks = List.copyOf(intervalSinks);
     this.stats = stats;
     this.queue = queue;
     this.clock = clock;
@@ -84,6 +99,9 @@ public final class Timeline {
             t.writes(),
             q);
     lastTickNanos = now;
+    for (IntervalSink s : intervalSinks) {
+      s.onInterval(row.elapsedSeconds(), row.intervalSeconds(), t);
+    }
     rows.add(row);
     sink.accept(row);
     if (progress != null) {

@@ -32,7 +32,11 @@ public final class FixedRatePacer implements Pacer {
 
   @Override
   public long awaitNext() throws InterruptedException {
-    long due = startNanos + (long) (nextSlot.getAndIncrement() * periodNanos);
+    return awaitUntil(startNanos + (long) (nextSlot.getAndIncrement() * periodNanos));
+  }
+
+  /** Parks until {@code due} ({@link System#nanoTime()}) and returns it. */
+  static long awaitUntil(long due) throws InterruptedException {
     long wait;
     while ((wait = due - System.nanoTime()) > 0) {
       LockSupport.parkNanos(wait);

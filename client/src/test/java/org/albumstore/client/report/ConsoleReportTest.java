@@ -58,6 +58,9 @@ class ConsoleReportTest {
             null,
             0,
             0,
+            List.of(),
+            List.of(),
+            null,
             null,
             0);
     assertThat(ConsoleReport.render(skipped))

@@ -56,7 +56,11 @@ final class SampleRuns {
             true,
             120,
             "album-reviews",
-            false),
+            false,
+            0,
+            List.of(),
+            List.of(),
+            10),
         2.0,
         3000.0,
         List.of(
@@ -89,12 +93,16 @@ final class SampleRuns {
         tiers(),
         0,
         0,
+        List.of(),
+        List.of(),
+        null,
         new RunSummary.Outputs(
             "out",
             "out/requests.csv",
             "out/timeline.csv",
             "out/summary.json",
             "out/chart.png",
+            "out/spectrum.png",
             "out/report.html"),
         mismatches == 0 ? 0 : 1);
   }

@@ -131,6 +131,12 @@ final class PublisherWorker implements Runnable {
     if (live.isEmpty()) {
       return;
     }
+    if (broker.isBlocked()) {
+      // Queued before the block began: publishing now would only wait for the confirm timeout.
+      // Writes already published keep waiting for their confirm, which arrives after the unblock.
+      rejectAll(live, Rejections.BROKER_BLOCKED, null);
+      return;
+    }
     Channel ch = channel();
     if (ch == null) {
       rejectAll(live, Rejections.BROKER_UNAVAILABLE, channelError);

@@ -8,7 +8,9 @@
 # system time).
 #
 #   bench/sustained.sh [REPS=3] [SECONDS=15] [CONNECTIONS=256]
-# writes results/sustained/{data.csv,summary.json,chart.svg,table.md}.
+# writes results/sustained/{data.csv,summary.json,chart.svg,table.md}. SUSTAINED_SERVER_ENV="VAR=v
+# ..." starts both servers with these settings (e.g. ALBUMSTORE_HTTP_THREADS=16), SUSTAINED_NAME
+# names the output folder: a before/after pair is two runs, SERVER_JAR/CONSUMER_JAR per run.
 #
 # Load: wrk, POST /review/{like|dislike}/{1..5000} without an Idempotency-Key (wrk/post-review-
 # sustained.lua). Variants, interleaved and rotated each repeat: noop, review (consumer running),
@@ -26,8 +28,10 @@ machine_json >"$WORK/sustained-extra.json.tmp"
 BEAM=$(pgrep -u rabbitmq -x beam.smp | head -1) || { echo "RabbitMQ (beam.smp of user rabbitmq) not found" >&2; exit 1; }
 qa=$(new_queue sustained); qb=$(new_queue sustained-alone)
 pa=$(free_port); pb=$(free_port)
-start_server sustained-server "$qa" "$pa"; SA=$SERVER_PID
-start_server sustained-server-alone "$qb" "$pb"; SB=$SERVER_PID
+# shellcheck disable=SC2086 # one word per VAR=value
+start_server sustained-server "$qa" "$pa" ${SUSTAINED_SERVER_ENV:-}; SA=$SERVER_PID
+# shellcheck disable=SC2086
+start_server sustained-server-alone "$qb" "$pb" ${SUSTAINED_SERVER_ENV:-}; SB=$SERVER_PID
 CONSUMER_METRICS_PORT=$(free_port) start_consumer sustained-consumer "$qa"
 A="http://127.0.0.1:$pa/albumstore"; B="http://127.0.0.1:$pb/albumstore"
 
@@ -106,7 +110,7 @@ python3 - "$WORK/sustained-extra.json.tmp" "$OUT/extra.json" <<PY
 import json, sys
 m = json.load(open(sys.argv[1]))
 m["loadavg_at_end"] = open("/proc/loadavg").read().split()[:3]
-json.dump({"machine": m, "command": "bench/sustained.sh $REPS $SECS $CONNS",
+json.dump({"machine": m, "command": "SUSTAINED_SERVER_ENV='${SUSTAINED_SERVER_ENV:-}' bench/sustained.sh $REPS $SECS $CONNS",
   "setup": {"connections": $CONNS, "seconds_per_run": $SECS, "repeats": $REPS, "wrk_threads": 2,
     "load": "POST /review/{like|dislike}/{1..5000}, no Idempotency-Key",
     "servers": "server A with the consumer on its queue (noop and review), server B with no consumer (review-alone, queue purged after each run)",

@@ -28,7 +28,8 @@ CREATE TABLE IF NOT EXISTS album_reviews (
 -- another message), and the message ID of every message whose unkeyed reviews were applied (one row
 -- for all of them: only a redelivery of that very message can repeat them). A redelivered message
 -- or a retried keyed review finds its ID here and changes nothing. Both kinds are UUIDs in one
--- column, so the table is unchanged from before message IDs (nothing to migrate). Rows can be pruned once no redelivery or retry can still arrive, e.g.
+-- column, so the table is unchanged from before message IDs (nothing to migrate); they cannot
+-- collide, as their version bits differ (message IDs are version 7, keyed event IDs version 3). Rows can be pruned once no redelivery or retry can still arrive, e.g.
 --   DELETE FROM applied_reviews WHERE applied_at < now() - interval '7 days';
 CREATE TABLE IF NOT EXISTS applied_reviews (
     event_id    uuid        PRIMARY KEY,

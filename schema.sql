@@ -23,9 +23,13 @@ CREATE TABLE IF NOT EXISTS album_reviews (
     dislikes  bigint NOT NULL DEFAULT 0 CHECK (dislikes >= 0)
 );
 
--- The exactly-once ledger: the event ID of every review applied, written in the same transaction
--- that moves the counters. A redelivered (or retried, same Idempotency-Key) review finds its ID
--- here and changes nothing. Rows can be pruned once no redelivery or retry can still arrive, e.g.
+-- The exactly-once ledger, written in the same transaction that moves the counters: the event ID
+-- of every keyed review applied (its request had an Idempotency-Key: a client retry arrives in
+-- another message), and the message ID of every message whose unkeyed reviews were applied (one row
+-- for all of them: only a redelivery of that very message can repeat them). A redelivered message
+-- or a retried keyed review finds its ID here and changes nothing. Both kinds are UUIDs in one
+-- column, so the table is unchanged from before message IDs (nothing to migrate); they cannot
+-- collide, as their version bits differ (message IDs are version 7, keyed event IDs version 3). Rows can be pruned once no redelivery or retry can still arrive, e.g.
 --   DELETE FROM applied_reviews WHERE applied_at < now() - interval '7 days';
 CREATE TABLE IF NOT EXISTS applied_reviews (
     event_id    uuid        PRIMARY KEY,

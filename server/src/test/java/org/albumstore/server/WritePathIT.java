@@ -106,7 +106,8 @@ class WritePathIT {
   }
 
   @Test
-  void aReviewIsAnsweredWithAnEmptyOkAndCarriesItsVoteAndKeyDerivedEventId() throws Exception {
+  void aReviewIsAnsweredWithAnEmptyOkAndCarriesItsVoteKeyDerivedEventIdAndWhetherItWasKeyed()
+      throws Exception {
     Api.Reply like =
         api.send("POST", "/review/like/42", null, null, Map.of("Idempotency-Key", "k1"));
     Api.Reply dislike = api.post("/review/dislike/album_X-1");
@@ -115,7 +116,11 @@ class WritePathIT {
     assertThat(like.body()).isEmpty();
     assertThat(dislike.status()).isEqualTo(200);
     List<Review> reviews = new ArrayList<>();
-    Queues.take(amqp, 10).forEach(b -> reviews.addAll(b.reviews()));
+    List<WriteBatch> messages = Queues.take(amqp, 10);
+    messages.forEach(b -> reviews.addAll(b.reviews()));
+    // Every message has its own ID: the consumer's ledger key for its unkeyed reviews.
+    assertThat(messages).allSatisfy(b -> assertThat(b.id()).isNotNull());
+    assertThat(messages.stream().map(WriteBatch::id).distinct()).hasSize(messages.size());
     assertThat(reviews).hasSize(2);
     assertThat(reviews)
         .contains(new Review(Identifiers.reviewEventIdForKey("k1"), "42", Vote.LIKE))
@@ -124,6 +129,7 @@ class WritePathIT {
               assertThat(r.albumId()).isEqualTo("album_X-1");
               assertThat(r.vote()).isEqualTo(Vote.DISLIKE);
               assertThat(r.eventId()).isNotEqualTo(Identifiers.reviewEventIdForKey("k1"));
+              assertThat(r.keyed()).isFalse();
             });
   }
 

@@ -45,12 +45,17 @@ public final class EventCodec {
     }
   }
 
-  /** Persistent-message properties for a batch, with a fresh unique message ID. */
+  /**
+   * Persistent-message properties for a batch; the message ID is the batch's {@link
+   * WriteBatch#id()} (one identity for the message, in its properties and its body), or a fresh
+   * unique one for a batch without an ID.
+   */
   public static AMQP.BasicProperties properties(WriteBatch batch) {
+    UUID id = batch.id() != null ? batch.id() : UUID.randomUUID();
     return new AMQP.BasicProperties.Builder()
         .contentType(CONTENT_TYPE)
         .deliveryMode(2)
-        .messageId(UUID.randomUUID().toString())
+        .messageId(id.toString())
         .type(MESSAGE_TYPE)
         .timestamp(new Date(batch.publishedAtMillis()))
         .headers(Map.of(VERSION_HEADER, batch.version()))

@@ -1,6 +1,8 @@
 package org.albumstore.common.event;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import java.util.List;
+import java.util.UUID;
 
 /**
  * The body of one broker message: the writes of one or more HTTP requests that were published
@@ -9,13 +11,27 @@ import java.util.List;
  *
  * @param version the body's schema version; a consumer dead-letters versions it does not know
  * @param publishedAtMillis wall-clock time of publishing, for time-in-queue measurements
+ * @param id unique per message, also its AMQP {@code messageId}: the consumer's ledger key for the
+ *     message's unkeyed reviews (see {@link Review}). Null in messages of servers that predate it;
+ *     then every review is recorded by its own event ID. Optional within version 1: consumers that
+ *     do not know it ignore it and still apply every review exactly once by its event ID.
  */
 public record WriteBatch(
-    int version, long publishedAtMillis, List<NewAlbum> albums, List<Review> reviews) {
+    int version,
+    long publishedAtMillis,
+    @JsonInclude(JsonInclude.Include.NON_NULL) UUID id,
+    List<NewAlbum> albums,
+    List<Review> reviews) {
 
   public WriteBatch {
     albums = albums == null ? List.of() : List.copyOf(albums);
     reviews = reviews == null ? List.of() : List.copyOf(reviews);
+  }
+
+  /** A batch without a message ID: every review is recorded by its event ID. */
+  public WriteBatch(
+      int version, long publishedAtMillis, List<NewAlbum> albums, List<Review> reviews) {
+    this(version, publishedAtMillis, null, albums, reviews);
   }
 
   public int size() {

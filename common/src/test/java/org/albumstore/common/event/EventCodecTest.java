@@ -13,6 +13,51 @@ class EventCodecTest {
       new AlbumProfile("Sex Pistols", "Never Mind The Bollocks!", "1977");
 
   @Test
+  void messageIdAndUnkeyedReviewsRoundTripAndTheIdIsTheAmqpMessageId() throws Exception {
+    UUID messageId = UUID.randomUUID();
+    Review unkeyed = new Review(UUID.randomUUID(), "7", Vote.LIKE, false);
+    Review keyed = new Review(UUID.randomUUID(), "7", Vote.DISLIKE, true);
+    WriteBatch in =
+        new WriteBatch(EventCodec.VERSION, 1L, messageId, List.of(), List.of(unkeyed, keyed));
+
+    WriteBatch out = EventCodec.decode(EventCodec.encode(in));
+
+    assertThat(out.id()).isEqualTo(messageId);
+    assertThat(out.reviews()).containsExactly(unkeyed, keyed);
+    assertThat(EventCodec.properties(in).getMessageId()).isEqualTo(messageId.toString());
+  }
+
+  @Test
+  void aMessageOfAServerWithoutMessageIdsReadsAsKeyedReviewsWithoutAnId() throws Exception {
+    // The body a server before message IDs published: no "id", no "keyed".
+    String old =
+        "{\"version\":1,\"publishedAtMillis\":1,\"albums\":[],\"reviews\":[{\"eventId\":"
+            + "\"0f8fad5b-d9cb-469f-a165-70867728950e\",\"albumId\":\"7\",\"vote\":\"like\"}]}";
+
+    WriteBatch out = EventCodec.decode(old.getBytes(StandardCharsets.UTF_8));
+
+    assertThat(out.id()).isNull();
+    assertThat(out.reviews()).hasSize(1);
+  }
+
+  @Test
+  void unkeyedIsLeftOutOfTheJsonAndKeyedIsWritten() {
+    String unkeyed =
+        new String(
+            EventCodec.encode(
+                EventCodec.reviews(List.of(new Review(UUID.randomUUID(), "7", Vote.LIKE, false)))),
+            StandardCharsets.UTF_8);
+    String keyed =
+        new String(
+            EventCodec.encode(
+                EventCodec.reviews(List.of(new Review(UUID.randomUUID(), "7", Vote.LIKE)))),
+            StandardCharsets.UTF_8);
+
+    assertThat(unkeyed).doesNotContain("keyed").doesNotContain("\"id\"");
+    assertThat(keyed).contains("\"keyed\":true");
+  }
+
+  @Test
   void batchRoundTripsWithEveryField() throws Exception {
     UUID id = UUID.randomUUID();
     WriteBatch in =

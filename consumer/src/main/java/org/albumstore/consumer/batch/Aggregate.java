@@ -3,11 +3,13 @@ package org.albumstore.consumer.batch;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.UUID;
 import org.albumstore.common.event.NewAlbum;
 import org.albumstore.common.event.Review;
@@ -16,7 +18,7 @@ import org.albumstore.common.event.WriteBatch;
 
 /**
  * The writes of many messages merged into what one transaction applies: the albums to insert and
- * the reviews to record, each once, in a fixed key order.
+ * the ledger rows to record, each once, in a fixed key order.
  *
  * <p>Why sorted: concurrent transactions that take row locks (unique-index entries, counter rows)
  * in the same global order can wait for each other but never deadlock. Every batch runs its three
@@ -39,27 +41,55 @@ public final class Aggregate {
   private final int messageCount;
   private final List<NewAlbum> albums;
   private final Map<UUID, Review> reviewsById;
+  private final Map<UUID, List<Review>> unkeyedByMessage;
+  private final List<UUID> ledgerIds;
 
-  private Aggregate(int messageCount, List<NewAlbum> albums, Map<UUID, Review> reviewsById) {
+  private Aggregate(
+      int messageCount,
+      List<NewAlbum> albums,
+      Map<UUID, Review> reviewsById,
+      Map<UUID, List<Review>> unkeyedByMessage) {
     this.messageCount = messageCount;
     this.albums = albums;
     this.reviewsById = reviewsById;
+    this.unkeyedByMessage = unkeyedByMessage;
+    TreeSet<UUID> ids = new TreeSet<>(UUID_ORDER);
+    ids.addAll(reviewsById.keySet());
+    ids.addAll(unkeyedByMessage.keySet());
+    this.ledgerIds = List.copyOf(ids);
   }
 
-  /** Merges decoded messages; their order matters only for which duplicate wins. */
+  /**
+   * Merges decoded messages; their order matters only for which duplicate wins.
+   *
+   * <p>A message with an ID contributes its unkeyed reviews under that ID: one ledger row for all
+   * of them (they can only come back as a redelivery of this very message). Keyed reviews, and
+   * every review of a message without an ID, are recorded by their own event IDs.
+   */
   public static Aggregate of(List<WriteBatch> messages) {
     Map<String, NewAlbum> albums = new TreeMap<>();
     Map<UUID, Review> reviews = new TreeMap<>(UUID_ORDER);
+    Map<UUID, List<Review>> unkeyed = new HashMap<>();
     for (WriteBatch m : messages) {
       for (NewAlbum a : m.albums()) {
         albums.putIfAbsent(a.albumId(), a);
       }
+      // The same message twice in one batch: its unkeyed reviews count once, like its keyed ones.
+      boolean firstCopy = m.id() != null && !unkeyed.containsKey(m.id());
+      List<Review> ofMessage = new ArrayList<>();
       for (Review r : m.reviews()) {
-        reviews.putIfAbsent(r.eventId(), r);
+        if (m.id() == null || r.keyed()) {
+          reviews.putIfAbsent(r.eventId(), r);
+        } else if (firstCopy) {
+          ofMessage.add(r);
+        }
+      }
+      if (!ofMessage.isEmpty()) {
+        unkeyed.put(m.id(), List.copyOf(ofMessage));
       }
     }
     return new Aggregate(
-        messages.size(), List.copyOf(albums.values()), new LinkedHashMap<>(reviews));
+        messages.size(), List.copyOf(albums.values()), new LinkedHashMap<>(reviews), unkeyed);
   }
 
   public int messageCount() {
@@ -71,33 +101,50 @@ public final class Aggregate {
     return albums;
   }
 
-  /** Distinct review event IDs, ascending in {@link #UUID_ORDER}. */
-  public List<UUID> reviewEventIds() {
-    return List.copyOf(reviewsById.keySet());
+  /**
+   * The ledger rows this batch needs, distinct and ascending in {@link #UUID_ORDER}: the event ID
+   * of every keyed review (or review of a message without an ID) and the message ID of every
+   * message with unkeyed reviews.
+   */
+  public List<UUID> ledgerIds() {
+    return ledgerIds;
   }
 
+  /** Reviews in the batch, a message sent twice counted once. */
   public int reviewCount() {
-    return reviewsById.size();
+    int n = reviewsById.size();
+    for (List<Review> rs : unkeyedByMessage.values()) {
+      n += rs.size();
+    }
+    return n;
   }
 
   /**
-   * The counter deltas of the reviews whose event IDs are in {@code newEventIds} (those the ledger
-   * had not seen), one per album, ascending by album ID. Reviews not in the set were applied before
-   * and change nothing; IDs in the set that this batch does not hold are ignored.
+   * The counter deltas of the reviews whose ledger IDs are in {@code newLedgerIds} (those the
+   * ledger had not seen: a review's event ID, or its message's ID for all its unkeyed reviews), one
+   * per album, ascending by album ID. Reviews not in the set were applied before and change
+   * nothing; IDs in the set that this batch does not hold are ignored.
    */
-  public List<AlbumDelta> deltasFor(Collection<UUID> newEventIds) {
+  public List<AlbumDelta> deltasFor(Collection<UUID> newLedgerIds) {
     Map<String, long[]> perAlbum = new TreeMap<>();
     // A set: an ID listed twice must still count once.
-    for (UUID id : new HashSet<>(newEventIds)) {
+    for (UUID id : new HashSet<>(newLedgerIds)) {
       Review r = reviewsById.get(id);
-      if (r == null) {
-        continue;
+      if (r != null) {
+        count(perAlbum, r);
+      } else {
+        for (Review u : unkeyedByMessage.getOrDefault(id, List.of())) {
+          count(perAlbum, u);
+        }
       }
-      long[] counts = perAlbum.computeIfAbsent(r.albumId(), k -> new long[2]);
-      counts[r.vote() == Vote.LIKE ? 0 : 1]++;
     }
     List<AlbumDelta> deltas = new ArrayList<>(perAlbum.size());
     perAlbum.forEach((album, c) -> deltas.add(new AlbumDelta(album, c[0], c[1])));
     return deltas;
+  }
+
+  private static void count(Map<String, long[]> perAlbum, Review r) {
+    long[] counts = perAlbum.computeIfAbsent(r.albumId(), k -> new long[2]);
+    counts[r.vote() == Vote.LIKE ? 0 : 1]++;
   }
 }

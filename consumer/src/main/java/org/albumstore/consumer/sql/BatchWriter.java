@@ -17,10 +17,13 @@ import org.albumstore.consumer.batch.AlbumDelta;
  * Applies one {@link Aggregate} in one transaction: at most three statements and one commit,
  * however many messages the batch holds.
  *
- * <p>Exactly-once effect: a review moves a counter only if its event ID was new to the {@code
- * applied_reviews} ledger, and the ledger row and the counter change commit together. A batch that
- * is redelivered or retried after a failure therefore changes nothing twice; albums are inserted
- * {@code ON CONFLICT DO NOTHING} by their ID for the same reason.
+ * <p>Exactly-once effect: a review moves a counter only if its ledger ID was new to the {@code
+ * applied_reviews} ledger, and the ledger row and the counter change commit together. The ledger ID
+ * is the review's event ID when it is keyed (a client retry arrives in another message), and its
+ * message's ID when it is not (only a redelivery of the same message can repeat it): one row for
+ * all the unkeyed reviews of a message, which therefore apply all or none. A batch that is
+ * redelivered or retried after a failure changes nothing twice; albums are inserted {@code ON
+ * CONFLICT DO NOTHING} by their ID for the same reason.
  *
  * <p>Each statement takes its rows as arrays bound to one parameter per column (never values in the
  * SQL text), so its text is constant and the server-side prepared statement is reused.
@@ -56,7 +59,7 @@ public final class BatchWriter {
       c.setAutoCommit(false);
       try {
         int albums = insertAlbums(c, batch.albums());
-        List<AlbumDelta> deltas = batch.deltasFor(recordReviews(c, batch.reviewEventIds()));
+        List<AlbumDelta> deltas = batch.deltasFor(recordInLedger(c, batch.ledgerIds()));
         int reviews = addToCounters(c, deltas);
         long commitStart = System.nanoTime();
         c.commit();
@@ -101,8 +104,8 @@ public final class BatchWriter {
     }
   }
 
-  /** Records the event IDs in the ledger; returns those it had not seen before. */
-  private static List<UUID> recordReviews(Connection c, List<UUID> eventIds) throws SQLException {
+  /** Records the IDs in the ledger; returns those it had not seen before. */
+  private static List<UUID> recordInLedger(Connection c, List<UUID> eventIds) throws SQLException {
     if (eventIds.isEmpty()) {
       return List.of();
     }

@@ -75,8 +75,8 @@ class AggregateTest {
     Aggregate a = Aggregate.of(List.of(m, m));
 
     assertThat(a.albums()).hasSize(1);
-    assertThat(a.reviewEventIds()).hasSize(2);
-    assertThat(a.deltasFor(a.reviewEventIds())).containsExactly(new AlbumDelta("x", 1, 1));
+    assertThat(a.ledgerIds()).hasSize(2);
+    assertThat(a.deltasFor(a.ledgerIds())).containsExactly(new AlbumDelta("x", 1, 1));
   }
 
   @Test
@@ -107,7 +107,7 @@ class AggregateTest {
             new Review(mid, "a", Vote.LIKE));
     Aggregate a = Aggregate.of(List.of(EventCodec.reviews(reviews)));
 
-    assertThat(a.reviewEventIds()).containsExactly(low, mid, high);
+    assertThat(a.ledgerIds()).containsExactly(low, mid, high);
     assertThat(high.compareTo(low)).isNegative(); // why the custom order is needed
   }
 
@@ -119,5 +119,79 @@ class AggregateTest {
     assertThat(a.deltasFor(Set.copyOf(ids(reviews))))
         .extracting(AlbumDelta::albumId)
         .containsExactly("0", "A", "m", "z");
+  }
+
+  private static Review unkeyed(String album, Vote vote) {
+    return new Review(UUID.randomUUID(), album, vote, false);
+  }
+
+  @Test
+  void unkeyedReviewsOfAMessageWithAnIdShareItsLedgerIdKeyedOnesKeepTheirOwn() {
+    UUID messageId = UUID.randomUUID();
+    Review keyed = like("k");
+    WriteBatch m =
+        new WriteBatch(
+            EventCodec.VERSION,
+            1L,
+            messageId,
+            List.of(),
+            List.of(
+                unkeyed("a", Vote.LIKE),
+                keyed,
+                unkeyed("a", Vote.DISLIKE),
+                unkeyed("b", Vote.LIKE)));
+    Aggregate a = Aggregate.of(List.of(m));
+
+    assertThat(a.ledgerIds()).containsExactlyInAnyOrder(messageId, keyed.eventId());
+    assertThat(a.reviewCount()).isEqualTo(4);
+    assertThat(a.deltasFor(List.of(messageId)))
+        .containsExactly(new AlbumDelta("a", 1, 1), new AlbumDelta("b", 1, 0));
+    assertThat(a.deltasFor(List.of(keyed.eventId()))).containsExactly(new AlbumDelta("k", 1, 0));
+    assertThat(a.deltasFor(a.ledgerIds()))
+        .containsExactly(
+            new AlbumDelta("a", 1, 1), new AlbumDelta("b", 1, 0), new AlbumDelta("k", 1, 0));
+  }
+
+  @Test
+  void theSameMessageWithAnIdTwiceInOneBatchCountsItsUnkeyedReviewsOnce() {
+    WriteBatch m =
+        new WriteBatch(
+            EventCodec.VERSION,
+            1L,
+            UUID.randomUUID(),
+            List.of(),
+            List.of(unkeyed("x", Vote.LIKE), unkeyed("x", Vote.DISLIKE)));
+    Aggregate a = Aggregate.of(List.of(m, m));
+
+    assertThat(a.ledgerIds()).containsExactly(m.id());
+    assertThat(a.reviewCount()).isEqualTo(2);
+    assertThat(a.deltasFor(a.ledgerIds())).containsExactly(new AlbumDelta("x", 1, 1));
+  }
+
+  @Test
+  void reviewsOfAMessageWithoutAnIdAreRecordedByEventIdEvenWhenMarkedUnkeyed() {
+    Review r = unkeyed("x", Vote.LIKE);
+    Aggregate a = Aggregate.of(List.of(EventCodec.reviews(List.of(r))));
+
+    assertThat(a.ledgerIds()).containsExactly(r.eventId());
+  }
+
+  @Test
+  void messageIdsAndEventIdsShareOneLedgerOrder() {
+    UUID low = UUID.fromString("00000000-0000-0000-0000-000000000001");
+    UUID high = UUID.fromString("ffffffff-0000-0000-0000-000000000000");
+    UUID mid = UUID.fromString("7fffffff-ffff-ffff-ffff-ffffffffffff");
+    WriteBatch m =
+        new WriteBatch(
+            EventCodec.VERSION,
+            1L,
+            mid,
+            List.of(),
+            List.of(
+                new Review(high, "a", Vote.LIKE),
+                unkeyed("a", Vote.LIKE),
+                new Review(low, "a", Vote.LIKE)));
+
+    assertThat(Aggregate.of(List.of(m)).ledgerIds()).containsExactly(low, mid, high);
   }
 }

@@ -36,6 +36,7 @@ public final class BrokerConnector implements AutoCloseable {
   private final ScheduledExecutorService retries;
   private volatile Connection connection;
   private volatile boolean closed;
+  private volatile boolean blocked;
 
   public BrokerConnector(AmqpSettings settings, String connectionName) {
     this.settings = settings;
@@ -114,9 +115,24 @@ public final class BrokerConnector implements AutoCloseable {
   private void watch(Connection c) {
     c.addShutdownListener(
         cause -> {
+          // A new connection starts unblocked; if the alarm persists, the broker blocks it again.
+          blocked = false;
           if (!cause.isInitiatedByApplication()) {
             log.warn("Broker connection lost ({}); recovering", cause.getMessage());
           }
+        });
+    // The broker blocks publishing connections during a memory or disk alarm (connection.blocked):
+    // it stops reading what they send, so a publish would wait its whole confirm timeout. Knowing
+    // it lets the publisher answer 503 at once instead (see ConfirmedPublisher). An automatically
+    // recovering connection keeps this listener across recoveries.
+    c.addBlockedListener(
+        reason -> {
+          blocked = true;
+          log.warn("Broker blocked publishing ({}); writes answer 503 until it unblocks", reason);
+        },
+        () -> {
+          blocked = false;
+          log.info("Broker unblocked publishing");
         });
     if (c instanceof Recoverable r) {
       r.addRecoveryListener(
@@ -148,6 +164,14 @@ public final class BrokerConnector implements AutoCloseable {
   public boolean isUp() {
     Connection c = connection;
     return c != null && c.isOpen();
+  }
+
+  /**
+   * True while the broker blocks this connection's publishing (a resource alarm: connection.blocked
+   * received, connection.unblocked not yet).
+   */
+  public boolean isBlocked() {
+    return blocked;
   }
 
   public AmqpSettings settings() {

@@ -22,14 +22,16 @@ import org.slf4j.LoggerFactory;
  *
  * <p>A bounded queue decouples request threads from the broker: submitting never blocks. When the
  * queue is full the write is refused at once (503), so overload sheds load quickly instead of
- * piling up requests whose clients time out anyway. A fixed set of publisher threads, each owning
- * one channel, drains the queue: a bounded pool of channels, never one per request and never one
- * shared by two publishers.
+ * piling up requests whose clients time out anyway. For the same reason a write is refused at once
+ * while the broker blocks publishing (a memory or disk alarm, {@link BrokerConnector#isBlocked}). A
+ * fixed set of publisher threads, each owning one channel, drains the queue: a bounded pool of
+ * channels, never one per request and never one shared by two publishers.
  */
 public final class ConfirmedPublisher implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(ConfirmedPublisher.class);
 
   private final BlockingQueue<PendingWrite> queue;
+  private final BrokerConnector broker;
   private final List<Thread> threads = new ArrayList<>();
   private final AtomicBoolean shedding = new AtomicBoolean();
   private final LongAdder shed = new LongAdder();
@@ -46,6 +48,7 @@ public final class ConfirmedPublisher implements AutoCloseable {
    */
   public ConfirmedPublisher(BrokerConnector broker, ServerSettings s, PublishObserver observer) {
     this.queue = new LinkedBlockingQueue<>(s.publishQueueMax());
+    this.broker = broker;
     for (int i = 0; i < s.publishChannels(); i++) {
       String name = "albumstore-publisher-" + i;
       PublisherWorker worker =
@@ -79,6 +82,9 @@ public final class ConfirmedPublisher implements AutoCloseable {
   private CompletableFuture<Void> enqueue(PendingWrite w) {
     if (!accepting) {
       w.reject(Rejections.SHUTTING_DOWN);
+    } else if (broker.isBlocked()) {
+      // A resource alarm: a publish now would wait the whole confirm timeout; answer at once.
+      w.reject(Rejections.BROKER_BLOCKED);
     } else if (!queue.offer(w)) {
       shed.increment();
       if (shedding.compareAndSet(false, true)) {

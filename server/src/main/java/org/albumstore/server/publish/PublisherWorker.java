@@ -14,6 +14,7 @@ import java.util.concurrent.TimeoutException;
 import org.albumstore.common.amqp.Topology;
 import org.albumstore.common.event.EventCodec;
 import org.albumstore.common.event.NewAlbum;
+import org.albumstore.common.event.RandomUuids;
 import org.albumstore.common.event.Review;
 import org.albumstore.common.event.WriteBatch;
 import org.slf4j.Logger;
@@ -130,6 +131,12 @@ final class PublisherWorker implements Runnable {
     if (live.isEmpty()) {
       return;
     }
+    if (broker.isBlocked()) {
+      // Queued before the block began: publishing now would only wait for the confirm timeout.
+      // Writes already published keep waiting for their confirm, which arrives after the unblock.
+      rejectAll(live, Rejections.BROKER_BLOCKED, null);
+      return;
+    }
     Channel ch = channel();
     if (ch == null) {
       rejectAll(live, Rejections.BROKER_UNAVAILABLE, channelError);
@@ -186,7 +193,11 @@ final class PublisherWorker implements Runnable {
         reviews.add(w.review());
       }
     }
-    return new WriteBatch(EventCodec.VERSION, System.currentTimeMillis(), albums, reviews);
+    // A fresh message ID: the consumer's ledger key for the unkeyed reviews of this message.
+    // Time-ordered (v7), so that the ledger's primary-key inserts land near the right edge of the
+    // index instead of all over it.
+    long now = System.currentTimeMillis();
+    return new WriteBatch(EventCodec.VERSION, now, RandomUuids.timeOrdered(now), albums, reviews);
   }
 
   /** The owned channel, reopened when it closed; null while none can be had (rate-limited). */

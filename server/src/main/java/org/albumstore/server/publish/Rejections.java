@@ -10,6 +10,9 @@ final class Rejections {
       new WriteRejectedException("the server is overloaded; retry in a second");
   static final WriteRejectedException BROKER_UNAVAILABLE =
       new WriteRejectedException("the message broker is unavailable; retry in a second");
+  static final WriteRejectedException BROKER_BLOCKED =
+      new WriteRejectedException(
+          "the message broker is refusing writes for now (a resource alarm); retry in a second");
   static final WriteRejectedException NOT_CONFIRMED =
       new WriteRejectedException(
           "the message broker did not confirm the write; retry with the same Idempotency-Key");

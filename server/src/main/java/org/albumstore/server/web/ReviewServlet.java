@@ -20,8 +20,10 @@ import org.albumstore.server.read.ReviewCounts;
  * /review/{albumID}}.
  *
  * <p>Every review carries an event ID, derived from the Idempotency-Key when there is one: the
- * consumer records it in the transaction that moves the counter, so a retried review counts once.
- * The album need not exist: clients that number albums themselves are valid.
+ * consumer records a keyed review's event ID in the transaction that moves the counter, so a
+ * retried review counts once. A review without a key is marked unkeyed: a retry of it is a new
+ * review anyway, so the consumer records its message's ID instead (one ledger row per message). The
+ * album need not exist: clients that number albums themselves are valid.
  */
 public final class ReviewServlet extends ApiServlet {
   private final ConfirmedPublisher publisher;
@@ -54,7 +56,7 @@ public final class ReviewServlet extends ApiServlet {
     AsyncWrite.answerWhenDone(
         req,
         resp,
-        publisher.submit(new Review(eventId, albumId, vote)),
+        publisher.submit(new Review(eventId, albumId, vote, key != null)),
         asyncTimeoutMs,
         Responses::emptyOk);
   }

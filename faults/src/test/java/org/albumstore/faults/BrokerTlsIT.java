@@ -35,7 +35,6 @@ import org.albumstore.faults.harness.Paths;
 import org.albumstore.faults.harness.ServerProcess;
 import org.albumstore.faults.harness.Summary;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.slf4j.Logger;

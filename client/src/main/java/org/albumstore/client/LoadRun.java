@@ -21,7 +21,6 @@ import org.albumstore.client.broker.QueueProbe;
 import org.albumstore.client.broker.QueueSample;
 import org.albumstore.client.http.AlbumImage;
 import org.albumstore.client.http.AlbumStoreClient;
-import org.albumstore.client.http.ApacheTransport;
 import org.albumstore.client.http.ApiRequest;
 import org.albumstore.client.http.IdempotencyKeys;
 import org.albumstore.client.http.RetryPolicy;
@@ -131,7 +130,8 @@ final class LoadRun {
     int loadThreads =
         Math.max(cfg.writers(), cfg.startupPhase() ? ClientCommand.STARTUP_THREADS : 0);
     int connections = loadThreads + cfg.getThreads() + cfg.verifyThreads();
-    try (ApacheTransport transport = new ApacheTransport(cfg.url(), connections, cfg.timeout());
+    try (Transport transport =
+            cfg.transport().open(cfg.url(), connections, cfg.ioThreads(), cfg.timeout());
         CsvRequestLog csv = new CsvRequestLog(reporter.requestsCsv(), clock, CSV_BUFFER_ROWS);
         TimelineCsv timelineCsv = new TimelineCsv(reporter.timelineCsv());
         BrokerSampler sampler = BrokerSampler.start(probes(), Duration.ofSeconds(1))) {

@@ -45,6 +45,7 @@ import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import org.albumstore.client.tiers.MetricNames;
@@ -64,7 +65,7 @@ import org.albumstore.client.tiers.MetricNames;
  * <p>Every attempt carries {@code X-Request-Start: t=<epoch µs>}, stamped when the connection is in
  * hand, just before the write (see {@link ApacheTransport}).
  */
-public final class NettyTransport implements Transport {
+public final class NettyTransport implements AsyncTransport {
   /** Responses of this API are tiny; a bigger one is a defect, not something to buffer. */
   private static final int MAX_BODY_BYTES = 1 << 20;
 
@@ -138,6 +139,7 @@ public final class NettyTransport implements Transport {
    *     exceptionally with an {@link IOException} when no response arrived (refused, reset, closed,
    *     timed out)
    */
+  @Override
   public CompletableFuture<ApiResponse> sendAsync(ApiRequest request) {
     CompletableFuture<ApiResponse> result = new CompletableFuture<>();
     FullHttpRequest http;
@@ -178,6 +180,13 @@ public final class NettyTransport implements Transport {
     return result;
   }
 
+  /** The event loops themselves: a scheduled send or backoff wakes no other thread. */
+  @Override
+  public ScheduledExecutorService scheduler() {
+    return group;
+  }
+
+  /** Waits for {@link #sendAsync}; never call it on an event-loop thread (it would deadlock). */
   @Override
   public ApiResponse send(ApiRequest request) throws IOException {
     try {

@@ -8,11 +8,12 @@ import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.SimpleChannelInboundHandler;
 import io.netty.channel.epoll.Epoll;
-import io.netty.channel.epoll.EpollEventLoopGroup;
+import io.netty.channel.epoll.EpollIoHandler;
 import io.netty.channel.epoll.EpollSocketChannel;
-import io.netty.channel.nio.NioEventLoopGroup;
+import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.pool.AbstractChannelPoolHandler;
 import io.netty.channel.pool.ChannelHealthChecker;
 import io.netty.channel.pool.SimpleChannelPool;
@@ -102,9 +103,8 @@ public final class NettyTransport implements AsyncTransport {
     DefaultThreadFactory threads = new DefaultThreadFactory("albumstore-io", true);
     boolean epoll = Epoll.isAvailable();
     this.group =
-        epoll
-            ? new EpollEventLoopGroup(ioThreads, threads)
-            : new NioEventLoopGroup(ioThreads, threads);
+        new MultiThreadIoEventLoopGroup(
+            ioThreads, threads, epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory());
     Bootstrap bootstrap =
         new Bootstrap()
             .group(group)

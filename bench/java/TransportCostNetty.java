@@ -36,9 +36,12 @@ import java.util.concurrent.atomic.LongAdder;
  * Content-Length), as a transport would, not a cached byte buffer. Prints "mode requests rps
  * cpu_us_per_request" with mode {@code netty-epoll} or {@code netty-nio}.
  *
- * <p>A separate file because the single-file launcher compiles a whole file: TransportCost.java
- * must keep running with the client jar alone. {@code java -cp client/target/client.jar:NETTY_JARS
- * bench/java/TransportCostNetty.java URL CONNECTIONS SECONDS [IO_THREADS=2] [nio]}
+ * <p>A separate file because the single-file launcher compiles a whole file, and this one needs
+ * Netty (in the client jar since the client has a Netty transport; before, on the classpath from
+ * the local Maven repository: NETTY_CP of bench/transport-cost.sh). Written against the Netty 4.1
+ * API that was measured first (its event-loop groups are deprecated, not gone, in 4.2). {@code java
+ * -cp client/target/client.jar bench/java/TransportCostNetty.java URL CONNECTIONS SECONDS
+ * [IO_THREADS=2] [nio]}
  */
 public class TransportCostNetty {
   public static void main(String[] args) throws Exception {

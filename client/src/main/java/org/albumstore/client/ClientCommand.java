@@ -124,7 +124,8 @@ final class ClientCommand {
       names = "--threads",
       paramLabel = "N",
       description = {
-        "Writer threads in one group (= --group-size N --groups 1).",
+        "Writers in one group (= --group-size N --groups 1); each has one request in flight:"
+            + " a thread with --transport classic, a virtual user on the event loops with netty.",
         "Default: unset, the group" + " options apply."
       })
   Integer threads;
@@ -132,7 +133,7 @@ final class ClientCommand {
   @Option(
       names = "--group-size",
       paramLabel = "N",
-      description = {"Writer threads per group.", "Default: " + DEFAULT_GROUP_SIZE + "."})
+      description = {"Writers per group.", "Default: " + DEFAULT_GROUP_SIZE + "."})
   Integer groupSize;
 
   @Option(

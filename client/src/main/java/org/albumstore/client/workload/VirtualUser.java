@@ -2,6 +2,7 @@ package org.albumstore.client.workload;
 
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import org.albumstore.client.http.AsyncAlbumStoreApi;
@@ -79,7 +80,7 @@ public final class VirtualUser {
         start().get();
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
-      } catch (java.util.concurrent.ExecutionException e) {
+      } catch (ExecutionException e) {
         throw new IllegalStateException("virtual user " + user + " failed", e.getCause());
       }
     };

@@ -90,6 +90,14 @@ public final class NettyTransport implements AsyncTransport {
    * @param timeout connect timeout, and the longest wait for a response once the request is sent
    */
   public NettyTransport(String baseUrl, int ioThreads, Duration timeout) throws IOException {
+    this(baseUrl, ioThreads, timeout, true);
+  }
+
+  /**
+   * @param epollIfAvailable false: NIO even on Linux (what macOS and Windows get; for tests)
+   */
+  NettyTransport(String baseUrl, int ioThreads, Duration timeout, boolean epollIfAvailable)
+      throws IOException {
     URI base = URI.create(baseUrl);
     boolean tls = "https".equalsIgnoreCase(base.getScheme());
     String host = base.getHost();
@@ -101,7 +109,7 @@ public final class NettyTransport implements AsyncTransport {
     SslContext ssl = tls ? SslContextBuilder.forClient().build() : null;
     // Daemon threads: a run that ends without close() (a test's failure) does not hang the JVM.
     DefaultThreadFactory threads = new DefaultThreadFactory("albumstore-io", true);
-    boolean epoll = Epoll.isAvailable();
+    boolean epoll = epollIfAvailable && Epoll.isAvailable();
     this.group =
         new MultiThreadIoEventLoopGroup(
             ioThreads, threads, epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory());

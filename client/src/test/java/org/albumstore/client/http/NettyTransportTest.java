@@ -75,6 +75,17 @@ class NettyTransportTest {
   }
 
   @Test
+  void theNioTransportOfOtherPlatformsWorksTheSame() throws Exception {
+    try (NettyTransport transport =
+        new NettyTransport(server.url(), 1, Duration.ofSeconds(5), false)) {
+      AlbumStoreClient client = client(transport, 0);
+      String id = client.createAlbum("netty-nio-a", System.nanoTime()).orElseThrow();
+      assertThat(client.review(Vote.LIKE, id, "netty-nio-l1", System.nanoTime())).isTrue();
+      assertThat(client.getReview(id, System.nanoTime())).isEqualTo(ReviewCounts.found(1, 0));
+    }
+  }
+
+  @Test
   void retriesAfter503WithTheSameKeyAndAppliesTheWriteOnce() throws Exception {
     server.failFirstAttempts(2);
     try (NettyTransport transport = new NettyTransport(server.url(), 1, Duration.ofSeconds(5))) {

@@ -3,6 +3,7 @@ package org.albumstore.client;
 import java.nio.file.Path;
 import java.time.LocalDateTime;
 import java.util.List;
+import org.albumstore.client.http.TransportKind;
 import org.albumstore.client.workload.Workload;
 import org.albumstore.common.config.Defaults;
 import org.albumstore.common.config.Env;
@@ -67,6 +68,7 @@ final class ClientCommand {
   static final double DEFAULT_DELAY = 2;
   static final int DEFAULT_ITERATIONS = 100;
   static final Workload DEFAULT_WORKLOAD = Workload.ALBUM_REVIEWS;
+  static final TransportKind DEFAULT_TRANSPORT = TransportKind.NETTY;
   static final int STARTUP_THREADS = 10;
   static final int STARTUP_ITERATIONS = 100;
   static final String OFF = "none";
@@ -122,7 +124,8 @@ final class ClientCommand {
       names = "--threads",
       paramLabel = "N",
       description = {
-        "Writer threads in one group (= --group-size N --groups 1).",
+        "Writers in one group (= --group-size N --groups 1); each has one request in flight:"
+            + " a thread with --transport classic, a virtual user on the event loops with netty.",
         "Default: unset, the group" + " options apply."
       })
   Integer threads;
@@ -130,7 +133,7 @@ final class ClientCommand {
   @Option(
       names = "--group-size",
       paramLabel = "N",
-      description = {"Writer threads per group.", "Default: " + DEFAULT_GROUP_SIZE + "."})
+      description = {"Writers per group.", "Default: " + DEFAULT_GROUP_SIZE + "."})
   Integer groupSize;
 
   @Option(
@@ -198,6 +201,26 @@ final class ClientCommand {
       paramLabel = "SECONDS",
       description = {"Connect and response timeout of one attempt.", "Default: 30."})
   double timeout = 30;
+
+  @Option(
+      names = "--transport",
+      paramLabel = "NAME",
+      description = {
+        "What sends the requests: netty = a few event-loop threads (epoll on Linux, else NIO),"
+            + " the cheaper per request; classic = Apache HttpClient 5, a blocking connection per"
+            + " load thread.",
+        "Default: netty."
+      })
+  String transport;
+
+  @Option(
+      names = "--io-threads",
+      paramLabel = "N",
+      description = {
+        "Event-loop threads of --transport netty.",
+        "Default: the number of available processors."
+      })
+  Integer ioThreads;
 
   @Option(
       names = "--rate",

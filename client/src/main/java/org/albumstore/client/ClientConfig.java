@@ -4,6 +4,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import org.albumstore.client.check.Threshold;
+import org.albumstore.client.http.TransportKind;
 import org.albumstore.client.workload.Workload;
 
 /**
@@ -27,6 +28,8 @@ import org.albumstore.client.workload.Workload;
  * @param thresholds pass/fail criteria checked at the end
  * @param baseline an earlier run's {@code summary.json} to compare with, or null
  * @param runId the run's ID, or null to make one at the start
+ * @param transport what sends the requests
+ * @param ioThreads the Netty transport's event-loop threads
  */
 public record ClientConfig(
     String url,
@@ -61,7 +64,9 @@ public record ClientConfig(
     Duration stepDuration,
     List<Threshold> thresholds,
     Path baseline,
-    String runId) {
+    String runId,
+    TransportKind transport,
+    int ioThreads) {
 
   public int writers() {
     return groupSize * groups;
@@ -90,6 +95,9 @@ public record ClientConfig(
         + (rateRamp.isEmpty() ? "" : ", rateRamp=" + rateRamp)
         + (duration.isZero() ? "" : ", duration=" + duration)
         + (thresholds.isEmpty() ? "" : ", thresholds=" + thresholds)
+        + ", transport="
+        + transport.cliName()
+        + (transport == TransportKind.NETTY ? " on " + ioThreads + " I/O threads" : "")
         + ", queue="
         + queue
         + ", out="

@@ -8,6 +8,7 @@ import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
 import org.albumstore.client.check.Threshold;
+import org.albumstore.client.http.TransportKind;
 import org.albumstore.client.workload.Workload;
 import org.albumstore.client.workload.WriterLoop;
 import org.albumstore.common.config.AmqpSettings;
@@ -137,6 +138,10 @@ final class ConfigResolver {
       throw new IllegalArgumentException(
           "delay, --rate and --drain-timeout must be >= 0 and --timeout > 0");
     }
+    int ioThreads = c.ioThreads != null ? c.ioThreads : Runtime.getRuntime().availableProcessors();
+    if (ioThreads < 1) {
+      throw new IllegalArgumentException("--io-threads must be >= 1, was " + ioThreads);
+    }
     baseUrl = checkUrl(baseUrl.trim());
     String api = env.get(ClientCommand.ENV_RMQ_API, ClientCommand.DEFAULT_RMQ_API);
     api = c.rmqApi != null ? c.rmqApi.trim() : api;
@@ -191,7 +196,11 @@ final class ConfigResolver {
         seconds(c.stepDuration),
         List.copyOf(thresholds),
         c.baseline,
-        c.runId);
+        c.runId,
+        c.transport != null
+            ? TransportKind.fromCliName(c.transport)
+            : ClientCommand.DEFAULT_TRANSPORT,
+        ioThreads);
   }
 
   private static void thresholds(List<Threshold> into, Threshold.Metric m, List<String> values) {

@@ -21,8 +21,9 @@ import org.albumstore.client.broker.QueueProbe;
 import org.albumstore.client.broker.QueueSample;
 import org.albumstore.client.http.AlbumImage;
 import org.albumstore.client.http.AlbumStoreClient;
-import org.albumstore.client.http.ApacheTransport;
 import org.albumstore.client.http.ApiRequest;
+import org.albumstore.client.http.AsyncAlbumStoreClient;
+import org.albumstore.client.http.AsyncTransport;
 import org.albumstore.client.http.IdempotencyKeys;
 import org.albumstore.client.http.RetryPolicy;
 import org.albumstore.client.http.Sleeper;
@@ -42,6 +43,7 @@ import org.albumstore.client.tiers.TierReadings;
 import org.albumstore.client.tiers.TierSampler;
 import org.albumstore.client.verify.AlbumLedger;
 import org.albumstore.client.verify.LedgerFile;
+import org.albumstore.client.verify.LedgerSegment;
 import org.albumstore.client.workload.FixedRatePacer;
 import org.albumstore.client.workload.Pacer;
 import org.albumstore.client.workload.RampRatePacer;
@@ -49,6 +51,8 @@ import org.albumstore.client.workload.ReaderLoop;
 import org.albumstore.client.workload.RecentAlbums;
 import org.albumstore.client.workload.SteppedRatePacer;
 import org.albumstore.client.workload.ThreadGroupPlan;
+import org.albumstore.client.workload.VirtualUser;
+import org.albumstore.client.workload.Workload;
 import org.albumstore.client.workload.WorkloadListener;
 import org.albumstore.client.workload.WorkloadScheduler;
 import org.albumstore.client.workload.WriterLoop;
@@ -131,7 +135,8 @@ final class LoadRun {
     int loadThreads =
         Math.max(cfg.writers(), cfg.startupPhase() ? ClientCommand.STARTUP_THREADS : 0);
     int connections = loadThreads + cfg.getThreads() + cfg.verifyThreads();
-    try (ApacheTransport transport = new ApacheTransport(cfg.url(), connections, cfg.timeout());
+    try (Transport transport =
+            cfg.transport().open(cfg.url(), connections, cfg.ioThreads(), cfg.timeout());
         CsvRequestLog csv = new CsvRequestLog(reporter.requestsCsv(), clock, CSV_BUFFER_ROWS);
         TimelineCsv timelineCsv = new TimelineCsv(reporter.timelineCsv());
         BrokerSampler sampler = BrokerSampler.start(probes(), Duration.ofSeconds(1))) {
@@ -139,9 +144,7 @@ final class LoadRun {
       AlbumLedger ledger = new AlbumLedger();
       RecentAlbums recent = new RecentAlbums(RECENT_ALBUMS);
       IdempotencyKeys keys = new IdempotencyKeys(runId);
-      AlbumStoreClient unmeasured =
-          AlbumStoreClient.create(
-              transport, RetryPolicy.of(cfg.retries()), RequestObserver.NONE, image);
+      Writers unmeasured = writers(transport, RequestObserver.NONE, image);
       if (cfg.startupPhase()) {
         LOG.info(
             "start-up phase: {} threads x {} iterations",
@@ -162,9 +165,9 @@ final class LoadRun {
             unmeasured, "w", cfg.groupSize(), cfg.warmupIterations(), keys, ledger, recent);
       }
 
-      AlbumStoreClient api =
-          AlbumStoreClient.create(
-              transport, RetryPolicy.of(cfg.retries()), RequestObserver.all(stats, csv), image);
+      RequestObserver measured = RequestObserver.all(stats, csv);
+      Writers writers = writers(transport, measured, image);
+      AlbumStoreClient api = writers.blocking();
       // After the warm-up: the tier table's differences cover the measured load only.
       TierSampler tiers = TierSampler.start(cfg.serverMetrics(), cfg.consumerMetrics());
       StepStatistics steps = stepStatistics();
@@ -187,8 +190,7 @@ final class LoadRun {
             new WorkloadScheduler(
                 new ThreadGroupPlan(cfg.groupSize(), cfg.groups(), cfg.delay(), cfg.getThreads()),
                 i ->
-                    new WriterLoop(
-                        api,
+                    writers.task(
                         cfg.workload(),
                         pacer,
                         keys,
@@ -335,7 +337,7 @@ final class LoadRun {
    * load's.
    */
   private void runUnmeasured(
-      AlbumStoreClient api,
+      Writers api,
       String prefix,
       int threads,
       int iterations,
@@ -347,8 +349,7 @@ final class LoadRun {
         new WorkloadScheduler(
             new ThreadGroupPlan(threads, 1, Duration.ZERO, 0),
             i ->
-                new WriterLoop(
-                    api,
+                api.task(
                     cfg.workload(),
                     Pacer.UNPACED,
                     keys,
@@ -361,6 +362,42 @@ final class LoadRun {
             WorkloadListener.NONE);
     scheduler = warm;
     warm.run();
+  }
+
+  /** The writers' API over {@code transport}: blocking, and on the event loops where it can. */
+  private Writers writers(Transport transport, RequestObserver observer, AlbumImage image) {
+    RetryPolicy policy = RetryPolicy.of(cfg.retries());
+    return new Writers(
+        AlbumStoreClient.create(transport, policy, observer, image),
+        transport instanceof AsyncTransport async
+            ? AsyncAlbumStoreClient.create(async, policy, observer, image)
+            : null);
+  }
+
+  /**
+   * What a writer runs: a {@link VirtualUser} on the event loops when the transport sends without
+   * blocking, else a {@link WriterLoop} on the writer's thread.
+   *
+   * @param blocking also the readers' API
+   * @param async null when the transport blocks
+   */
+  private record Writers(AlbumStoreClient blocking, AsyncAlbumStoreClient async) {
+    Runnable task(
+        Workload workload,
+        Pacer pacer,
+        IdempotencyKeys keys,
+        String label,
+        int iterations,
+        LedgerSegment segment,
+        RecentAlbums recent,
+        BooleanSupplier stopped) {
+      return async != null
+          ? new VirtualUser(
+                  async, workload, pacer, keys, label, iterations, segment, recent, stopped)
+              .awaitingTask()
+          : new WriterLoop(
+              blocking, workload, pacer, keys, label, iterations, segment, recent, stopped);
+    }
   }
 
   private WorkloadListener logMilestones() {

@@ -12,6 +12,7 @@ import java.time.Duration;
 import java.time.LocalDateTime;
 import java.util.Map;
 import org.albumstore.client.check.Threshold;
+import org.albumstore.client.http.TransportKind;
 import org.albumstore.client.workload.Workload;
 import org.albumstore.client.workload.WriterLoop;
 import org.albumstore.common.config.Defaults;
@@ -79,6 +80,27 @@ class ClientCommandTest {
     // The course's positional form takes the options too.
     assertThat(parse("10", "2", "1", "http://h:1/a", "--workload", "post-get").workload())
         .isEqualTo(Workload.POST_GET);
+  }
+
+  @Test
+  void transportAndIoThreadsAreParsedAndAnUnknownTransportNamesTheChoices() {
+    ClientConfig defaults = parse();
+    assertThat(defaults.transport()).isEqualTo(TransportKind.NETTY);
+    assertThat(defaults.ioThreads()).isEqualTo(Runtime.getRuntime().availableProcessors());
+    ClientConfig c = parse("--transport", "classic", "--io-threads", "3");
+    assertThat(c.transport()).isEqualTo(TransportKind.CLASSIC);
+    assertThat(c.ioThreads()).isEqualTo(3);
+    assertThatThrownBy(() -> parse("--transport", "okhttp"))
+        .hasMessageContaining("--transport")
+        .hasMessageContaining("netty, classic");
+    assertThatThrownBy(() -> parse("--io-threads", "0")).hasMessageContaining("--io-threads");
+  }
+
+  @Test
+  void theTransportsHelpStatesTheRealDefault() {
+    OptionSpec o = new CommandLine(new ClientCommand()).getCommandSpec().findOption("--transport");
+    assertThat(String.join(" ", o.description()))
+        .endsWith("Default: " + ClientCommand.DEFAULT_TRANSPORT.cliName() + ".");
   }
 
   @Test

@@ -132,6 +132,18 @@ class ClientRunTest {
   }
 
   @Test
+  void theClassicTransportRunsTheSameWorkloadRetriesAndVerification() {
+    server.failFirstAttempts(1);
+    ClientResult r =
+        run("--threads", "2", "--iterations", "5", "--no-progress", "--transport", "classic");
+    assertThat(r.exitCode()).isZero();
+    RunSummary s = r.summary();
+    assertThat(s.allWrites().ok()).isEqualTo(40);
+    assertThat(s.allWrites().retries()).isEqualTo(40);
+    assertThat(s.verification().mismatches()).isZero();
+  }
+
+  @Test
   void lostWritesAreFoundByVerificationAndFailTheRun() {
     server.loseEveryOtherDislike();
     ClientResult r = run("--threads", "2", "--iterations", "5", "--drain-timeout", "1");

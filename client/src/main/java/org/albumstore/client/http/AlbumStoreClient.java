@@ -33,7 +33,7 @@ public final class AlbumStoreClient implements AlbumStoreApi {
   public AlbumStoreClient(RetryingCaller caller, RequestObserver observer, AlbumImage image) {
     this.caller = caller;
     this.observer = observer;
-    this.upload = new ApiRequest.AlbumUpload(image, profileJson(PROFILE));
+    this.upload = uploadOf(image);
   }
 
   /**
@@ -56,23 +56,14 @@ public final class AlbumStoreClient implements AlbumStoreApi {
   @Override
   public Optional<String> createAlbum(String idempotencyKey, long dueNanos)
       throws InterruptedException {
-    CallResult r = caller.call(ApiRequest.createAlbum(idempotencyKey, upload), dueNanos);
-    String albumId = null;
-    if (r.isSuccess()) {
-      JsonNode body = parse(r.response().body());
-      String id = body == null ? null : body.path("albumID").asText(null);
-      albumId = Identifiers.isValidToken(id) ? id : null;
-    }
-    report(r, r.isSuccess() && albumId != null);
-    return Optional.ofNullable(albumId);
+    return created(observer, caller.call(ApiRequest.createAlbum(idempotencyKey, upload), dueNanos));
   }
 
   @Override
   public boolean review(Vote vote, String albumId, String idempotencyKey, long dueNanos)
       throws InterruptedException {
-    CallResult r = caller.call(ApiRequest.review(vote, albumId, idempotencyKey), dueNanos);
-    report(r, r.isSuccess());
-    return r.isSuccess();
+    return reviewed(
+        observer, caller.call(ApiRequest.review(vote, albumId, idempotencyKey), dueNanos));
   }
 
   @Override
@@ -99,7 +90,39 @@ public final class AlbumStoreClient implements AlbumStoreApi {
   /** A 200 whose body is not the profile every album of the run is created with is bad-body. */
   @Override
   public boolean getAlbum(String albumId, long dueNanos) throws InterruptedException {
-    CallResult r = caller.call(ApiRequest.getAlbum(albumId), dueNanos);
+    return gotAlbum(observer, caller.call(ApiRequest.getAlbum(albumId), dueNanos));
+  }
+
+  /**
+   * The upload every {@code POST /albums} of a client sends: one object, so that the transport
+   * encodes it once.
+   */
+  static ApiRequest.AlbumUpload uploadOf(AlbumImage image) {
+    return new ApiRequest.AlbumUpload(image, profileJson(PROFILE));
+  }
+
+  /** Reports a {@code POST /albums}; its album's ID, or empty when it failed or had none. */
+  static Optional<String> created(RequestObserver observer, CallResult r) {
+    String albumId = null;
+    if (r.isSuccess()) {
+      JsonNode body = parse(r.response().body());
+      String id = body == null ? null : body.path("albumID").asText(null);
+      albumId = Identifiers.isValidToken(id) ? id : null;
+    }
+    report(observer, r, r.isSuccess() && albumId != null);
+    return Optional.ofNullable(albumId);
+  }
+
+  /** Reports a review; whether the server acknowledged it. */
+  static boolean reviewed(RequestObserver observer, CallResult r) {
+    report(observer, r, r.isSuccess());
+    return r.isSuccess();
+  }
+
+  /**
+   * Reports a {@code GET /albums/{id}}; whether it answered the profile the album was made with.
+   */
+  static boolean gotAlbum(RequestObserver observer, CallResult r) {
     boolean ok = false;
     if (r.isSuccess()) {
       JsonNode body = parse(r.response().body());
@@ -109,7 +132,7 @@ public final class AlbumStoreClient implements AlbumStoreApi {
               && PROFILE.title().equals(body.path("title").asText(null))
               && PROFILE.year().equals(body.path("year").asText(null));
     }
-    report(r, ok);
+    report(observer, r, ok);
     return ok;
   }
 
@@ -127,6 +150,10 @@ public final class AlbumStoreClient implements AlbumStoreApi {
   }
 
   private void report(CallResult r, boolean ok) {
+    report(observer, r, ok);
+  }
+
+  private static void report(RequestObserver observer, CallResult r, boolean ok) {
     String code = r.isSuccess() && !ok ? BAD_BODY : r.code();
     observer.onCompleted(
         new Completion(r.request().type(), r.startNanos(), r.endNanos(), code, ok, r.attempts()));

@@ -31,8 +31,8 @@ public final class FixedRatePacer implements Pacer {
   }
 
   @Override
-  public long awaitNext() throws InterruptedException {
-    return awaitUntil(startNanos + (long) (nextSlot.getAndIncrement() * periodNanos));
+  public long nextDue() {
+    return startNanos + (long) (nextSlot.getAndIncrement() * periodNanos);
   }
 
   /** Parks until {@code due} ({@link System#nanoTime()}) and returns it. */

@@ -10,9 +10,19 @@ public interface Pacer {
   Pacer UNPACED = System::nanoTime;
 
   /**
+   * Takes the next slot without waiting for it: what a sender on an event loop schedules its send
+   * for.
+   *
+   * @return when the next request is due ({@link System#nanoTime()}): latency is measured from here
+   */
+  long nextDue();
+
+  /**
    * Waits until the next request may be sent.
    *
    * @return when it was due ({@link System#nanoTime()}): latency is measured from here
    */
-  long awaitNext() throws InterruptedException;
+  default long awaitNext() throws InterruptedException {
+    return FixedRatePacer.awaitUntil(nextDue());
+  }
 }

@@ -45,7 +45,7 @@ public final class RampRatePacer implements Pacer {
   }
 
   @Override
-  public long awaitNext() throws InterruptedException {
-    return FixedRatePacer.awaitUntil(startNanos + dueOffsetNanos(nextSlot.getAndIncrement()));
+  public long nextDue() {
+    return startNanos + dueOffsetNanos(nextSlot.getAndIncrement());
   }
 }

@@ -41,7 +41,7 @@ public final class SteppedRatePacer implements Pacer {
   }
 
   @Override
-  public long awaitNext() throws InterruptedException {
-    return FixedRatePacer.awaitUntil(startNanos + dueOffsetNanos(nextSlot.getAndIncrement()));
+  public long nextDue() {
+    return startNanos + dueOffsetNanos(nextSlot.getAndIncrement());
   }
 }

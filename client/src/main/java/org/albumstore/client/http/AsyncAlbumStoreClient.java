@@ -1,0 +1,68 @@
+package org.albumstore.client.http;
+
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ScheduledExecutorService;
+import org.albumstore.client.stats.RequestObserver;
+import org.albumstore.common.event.Vote;
+
+/**
+ * {@link AlbumStoreClient}'s writes over an {@link AsyncRetryingCaller}: the same requests, the
+ * same reading of the answers and the same one report per logical request, on the event loop.
+ */
+public final class AsyncAlbumStoreClient implements AsyncAlbumStoreApi {
+  private final AsyncRetryingCaller caller;
+  private final RequestObserver observer;
+  private final ApiRequest.AlbumUpload upload;
+  private final ScheduledExecutorService scheduler;
+
+  private AsyncAlbumStoreClient(
+      AsyncRetryingCaller caller,
+      RequestObserver observer,
+      ApiRequest.AlbumUpload upload,
+      ScheduledExecutorService scheduler) {
+    this.caller = caller;
+    this.observer = observer;
+    this.upload = upload;
+    this.scheduler = scheduler;
+  }
+
+  /**
+   * A client over {@code transport} whose requests, and retries, are reported to {@code observer}.
+   */
+  public static AsyncAlbumStoreClient create(
+      AsyncTransport transport, RetryPolicy policy, RequestObserver observer, AlbumImage image) {
+    return new AsyncAlbumStoreClient(
+        new AsyncRetryingCaller(transport, policy, observer),
+        observer,
+        AlbumStoreClient.uploadOf(image),
+        transport.scheduler());
+  }
+
+  @Override
+  public CompletableFuture<Optional<String>> createAlbum(String idempotencyKey, long dueNanos) {
+    return caller
+        .call(ApiRequest.createAlbum(idempotencyKey, upload), dueNanos)
+        .thenApply(r -> AlbumStoreClient.created(observer, r));
+  }
+
+  @Override
+  public CompletableFuture<Boolean> review(
+      Vote vote, String albumId, String idempotencyKey, long dueNanos) {
+    return caller
+        .call(ApiRequest.review(vote, albumId, idempotencyKey), dueNanos)
+        .thenApply(r -> AlbumStoreClient.reviewed(observer, r));
+  }
+
+  @Override
+  public CompletableFuture<Boolean> getAlbum(String albumId, long dueNanos) {
+    return caller
+        .call(ApiRequest.getAlbum(albumId), dueNanos)
+        .thenApply(r -> AlbumStoreClient.gotAlbum(observer, r));
+  }
+
+  @Override
+  public ScheduledExecutorService scheduler() {
+    return scheduler;
+  }
+}

@@ -1,0 +1,72 @@
+package org.albumstore.client.http;
+
+import java.io.IOException;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.TimeUnit;
+import org.albumstore.client.stats.RequestObserver;
+
+/**
+ * {@link RetryingCaller} without a waiting thread: the same rules (every non-2xx and every I/O
+ * error retried up to the policy's retries, the very same request object, so the same idempotency
+ * key, on each attempt, the policy's backoff and {@code Retry-After}), with the backoff scheduled
+ * on the transport's scheduler instead of slept.
+ */
+public final class AsyncRetryingCaller {
+  private final AsyncTransport transport;
+  private final RetryPolicy policy;
+  private final RequestObserver observer;
+
+  public AsyncRetryingCaller(
+      AsyncTransport transport, RetryPolicy policy, RequestObserver observer) {
+    this.transport = transport;
+    this.policy = policy;
+    this.observer = observer;
+  }
+
+  /**
+   * @param dueNanos when the request was due ({@link System#nanoTime()}); latency counts from here
+   * @return completes with the outcome of the last attempt; exceptionally only on a defect (an
+   *     exception other than an I/O error)
+   */
+  public CompletableFuture<CallResult> call(ApiRequest request, long dueNanos) {
+    CompletableFuture<CallResult> result = new CompletableFuture<>();
+    attempt(request, dueNanos, 1, result);
+    return result;
+  }
+
+  private void attempt(
+      ApiRequest request, long dueNanos, int attempt, CompletableFuture<CallResult> result) {
+    transport
+        .sendAsync(request)
+        .whenComplete(
+            (response, error) -> {
+              String failure = null;
+              if (error != null) {
+                Throwable cause = error instanceof CompletionException ? error.getCause() : error;
+                if (!(cause instanceof IOException)) {
+                  result.completeExceptionally(cause);
+                  return;
+                }
+                failure = cause.getClass().getSimpleName();
+              }
+              boolean ok = response != null && response.isSuccess();
+              if (ok || attempt > policy.retries()) {
+                result.complete(
+                    new CallResult(
+                        request, response, failure, attempt, dueNanos, System.nanoTime()));
+                return;
+              }
+              observer.onRetry(
+                  request.type(), response != null ? Integer.toString(response.status()) : failure);
+              Duration wait = policy.delayAfter(attempt, response);
+              transport
+                  .scheduler()
+                  .schedule(
+                      () -> attempt(request, dueNanos, attempt + 1, result),
+                      wait.toNanos(),
+                      TimeUnit.NANOSECONDS);
+            });
+  }
+}

@@ -1,0 +1,24 @@
+package org.albumstore.client.http;
+
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ScheduledExecutorService;
+
+/**
+ * A transport that sends without blocking a thread: the seam for the event-loop workload. Tests
+ * substitute a scripted one; the runnable uses {@link NettyTransport}.
+ */
+public interface AsyncTransport extends Transport {
+  /**
+   * Sends one attempt.
+   *
+   * @return completes with the response whatever its status, or exceptionally with an {@link
+   *     java.io.IOException} when no response arrived; never with anything else
+   */
+  CompletableFuture<ApiResponse> sendAsync(ApiRequest request);
+
+  /**
+   * Where the workload schedules paced sends and retry backoffs: the transport's own event loops,
+   * so that no thread sleeps. Tasks must be short and must never block.
+   */
+  ScheduledExecutorService scheduler();
+}

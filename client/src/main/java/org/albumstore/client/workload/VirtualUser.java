@@ -1,0 +1,152 @@
+package org.albumstore.client.workload;
+
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+import org.albumstore.client.http.AsyncAlbumStoreApi;
+import org.albumstore.client.http.IdempotencyKeys;
+import org.albumstore.client.verify.LedgerSegment;
+import org.albumstore.common.event.Vote;
+
+/**
+ * {@link WriterLoop}'s work without a thread of its own: the same iterations, idempotency keys,
+ * ledger entries and pacing, as a chain of futures that runs on the transport's event loops. Each
+ * step starts when the previous one completed (the closed model per virtual user); in the open
+ * model a step's send is scheduled for its slot instead of a thread sleeping until then.
+ *
+ * <p>The steps of one virtual user run one after the other (each from the completion of the
+ * previous), so its ledger segment is never touched by two threads at once.
+ */
+public final class VirtualUser {
+  private static final Vote[] REVIEWS = {Vote.LIKE, Vote.LIKE, Vote.DISLIKE};
+  private static final String[] STEPS = {"l1", "l2", "d"};
+
+  private final AsyncAlbumStoreApi api;
+  private final Workload workload;
+  private final Pacer pacer;
+  private final IdempotencyKeys keys;
+  private final String user;
+  private final int iterations;
+  private final LedgerSegment ledger;
+  private final RecentAlbums recent;
+  private final BooleanSupplier stopped;
+  private final CompletableFuture<Void> done = new CompletableFuture<>();
+
+  /**
+   * @param user this user's label in idempotency keys, unique in the run (e.g. {@code t12})
+   * @param stopped when true, the user ends after the current iteration
+   */
+  public VirtualUser(
+      AsyncAlbumStoreApi api,
+      Workload workload,
+      Pacer pacer,
+      IdempotencyKeys keys,
+      String user,
+      int iterations,
+      LedgerSegment ledger,
+      RecentAlbums recent,
+      BooleanSupplier stopped) {
+    this.api = api;
+    this.workload = workload;
+    this.pacer = pacer;
+    this.keys = keys;
+    this.user = user;
+    this.iterations = iterations;
+    this.ledger = ledger;
+    this.recent = recent;
+    this.stopped = stopped;
+  }
+
+  /**
+   * Starts the first iteration.
+   *
+   * @return completes when the last iteration is done; exceptionally only on a defect
+   */
+  public CompletableFuture<Void> start() {
+    next(0);
+    return done;
+  }
+
+  /**
+   * A task that starts this user and waits for its end: what {@link WorkloadScheduler} runs in a
+   * writer's place, so thread groups, their delays and the reader window work unchanged. The thread
+   * only waits; every request runs on the event loops.
+   */
+  public Runnable awaitingTask() {
+    return () -> {
+      try {
+        start().get();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      } catch (ExecutionException e) {
+        throw new IllegalStateException("virtual user " + user + " failed", e.getCause());
+      }
+    };
+  }
+
+  private void next(int i) {
+    if (i >= iterations || stopped.getAsBoolean()) {
+      done.complete(null);
+      return;
+    }
+    iteration(i)
+        .whenComplete(
+            (ignored, defect) -> {
+              if (defect != null) {
+                done.completeExceptionally(defect);
+              } else {
+                // Through the scheduler, not nested: a chain of already-completed futures (a fake
+                // API, an answer faster than the callback) would otherwise deepen the stack by an
+                // iteration each time.
+                api.scheduler().execute(() -> next(i + 1));
+              }
+            });
+  }
+
+  private CompletableFuture<Void> iteration(int i) {
+    return due()
+        .thenCompose(due -> api.createAlbum(keys.key(user, i, "a"), due))
+        .thenCompose(created -> afterCreate(i, created));
+  }
+
+  private CompletableFuture<Void> afterCreate(int i, Optional<String> created) {
+    if (created.isEmpty()) {
+      return CompletableFuture.completedFuture(null); // no ID: nothing to review or read
+    }
+    String albumId = created.get();
+    int index = ledger.add(albumId);
+    recent.add(albumId);
+    if (workload == Workload.POST_GET) {
+      // The outcome is in the statistics (a failed GET fails the run); nothing to verify.
+      return due().thenCompose(due -> api.getAlbum(albumId, due)).thenApply(ok -> null);
+    }
+    return review(i, albumId, index, 0);
+  }
+
+  private CompletableFuture<Void> review(int i, String albumId, int index, int r) {
+    if (r == REVIEWS.length) {
+      return CompletableFuture.completedFuture(null);
+    }
+    return due()
+        .thenCompose(due -> api.review(REVIEWS[r], albumId, keys.key(user, i, STEPS[r]), due))
+        .thenCompose(
+            ok -> {
+              ledger.vote(index, REVIEWS[r], ok);
+              return review(i, albumId, index, r + 1);
+            });
+  }
+
+  /** Completes at the next slot of the pacer (at once in the closed model), with its due time. */
+  private CompletableFuture<Long> due() {
+    long due = pacer.nextDue();
+    long wait = due - System.nanoTime();
+    if (wait <= 0) {
+      return CompletableFuture.completedFuture(due);
+    }
+    CompletableFuture<Long> at = new CompletableFuture<>();
+    api.scheduler().schedule(() -> at.complete(due), wait, TimeUnit.NANOSECONDS);
+    return at;
+  }
+}

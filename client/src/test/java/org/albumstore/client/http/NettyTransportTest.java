@@ -1,0 +1,282 @@
+package org.albumstore.client.http;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.sun.net.httpserver.HttpServer;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.ConnectException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.net.SocketTimeoutException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.albumstore.client.stats.RequestObserver;
+import org.albumstore.client.testing.StandInAlbumStore;
+import org.albumstore.common.event.Vote;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The Netty transport against the stand-in Album Store on an embedded Tomcat (the API end to end),
+ * against the JDK's HTTP server (Retry-After) and against raw sockets that misbehave on purpose (a
+ * connection closed before the answer, an answer that never comes).
+ */
+class NettyTransportTest {
+  @TempDir static Path dir;
+  private static StandInAlbumStore server;
+
+  @BeforeAll
+  static void start() throws Exception {
+    server = new StandInAlbumStore(dir.resolve("tomcat"));
+  }
+
+  @AfterAll
+  static void stop() throws Exception {
+    server.close();
+  }
+
+  private static AlbumStoreClient client(Transport transport, int retries) {
+    return new AlbumStoreClient(
+        new RetryingCaller(transport, RetryPolicy.of(retries), Sleeper.REAL, RequestObserver.NONE),
+        RequestObserver.NONE,
+        AlbumImage.builtIn());
+  }
+
+  @Test
+  void createsAnAlbumWithAMultipartUploadAndReviewsIt() throws Exception {
+    try (NettyTransport transport =
+        new NettyTransport(server.url() + "/", 1, Duration.ofSeconds(5))) {
+      AlbumStoreClient client = client(transport, 0);
+
+      Optional<String> id = client.createAlbum("netty-test-a", System.nanoTime());
+      assertThat(id).isPresent();
+      assertThat(client.review(Vote.LIKE, id.get(), "netty-test-l1", System.nanoTime())).isTrue();
+      assertThat(client.review(Vote.DISLIKE, id.get(), "netty-test-d", System.nanoTime())).isTrue();
+      assertThat(client.getReview(id.get(), System.nanoTime())).isEqualTo(ReviewCounts.found(1, 1));
+
+      assertThat(server.imageSizes()).contains(AlbumImage.builtIn().bytes().length);
+      assertThat(server.profiles())
+          .contains(AlbumStoreClient.profileJson(AlbumStoreClient.PROFILE));
+      assertThat(server.idempotencyKeys())
+          .contains("netty-test-a", "netty-test-l1", "netty-test-d");
+    }
+  }
+
+  @Test
+  void theNioTransportOfOtherPlatformsWorksTheSame() throws Exception {
+    try (NettyTransport transport =
+        new NettyTransport(server.url(), 1, Duration.ofSeconds(5), false)) {
+      AlbumStoreClient client = client(transport, 0);
+      String id = client.createAlbum("netty-nio-a", System.nanoTime()).orElseThrow();
+      assertThat(client.review(Vote.LIKE, id, "netty-nio-l1", System.nanoTime())).isTrue();
+      assertThat(client.getReview(id, System.nanoTime())).isEqualTo(ReviewCounts.found(1, 0));
+    }
+  }
+
+  @Test
+  void retriesAfter503WithTheSameKeyAndAppliesTheWriteOnce() throws Exception {
+    server.failFirstAttempts(2);
+    try (NettyTransport transport = new NettyTransport(server.url(), 1, Duration.ofSeconds(5))) {
+      AlbumStoreClient client = client(transport, 5);
+      String id = client.createAlbum("netty-retry-a", System.nanoTime()).orElseThrow();
+      assertThat(client.review(Vote.LIKE, id, "netty-retry-l1", System.nanoTime())).isTrue();
+      assertThat(server.idempotencyKeys().stream().filter("netty-retry-l1"::equals)).hasSize(3);
+      assertThat(client.getReview(id, System.nanoTime())).isEqualTo(ReviewCounts.found(1, 0));
+    } finally {
+      server.failFirstAttempts(0);
+    }
+  }
+
+  @Test
+  void manyRequestsInFlightOnOneEventLoopAllComplete() throws Exception {
+    try (NettyTransport transport = new NettyTransport(server.url(), 1, Duration.ofSeconds(10))) {
+      String id = client(transport, 0).createAlbum("netty-many-a", System.nanoTime()).orElseThrow();
+      List<CompletableFuture<ApiResponse>> inFlight = new ArrayList<>();
+      for (int i = 0; i < 64; i++) {
+        inFlight.add(transport.sendAsync(ApiRequest.review(Vote.LIKE, id, "netty-many-l" + i)));
+      }
+      for (CompletableFuture<ApiResponse> f : inFlight) {
+        assertThat(f.get().status()).isEqualTo(200);
+      }
+      assertThat(client(transport, 0).getReview(id, System.nanoTime()))
+          .isEqualTo(ReviewCounts.found(64, 0));
+    }
+  }
+
+  @Test
+  void reusesTheConnectionForTheNextRequest() throws Exception {
+    AtomicInteger connections = new AtomicInteger();
+    HttpServer jdk =
+        HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+    jdk.createContext(
+        "/",
+        ex -> {
+          ex.getRequestBody().readAllBytes();
+          ex.sendResponseHeaders(200, -1);
+          ex.close();
+        });
+    jdk.start();
+    try (ServerSocketCounter counter =
+            new ServerSocketCounter(jdk.getAddress().getPort(), connections);
+        NettyTransport transport = new NettyTransport(counter.url(), 1, Duration.ofSeconds(5))) {
+      for (int i = 0; i < 5; i++) {
+        assertThat(transport.send(ApiRequest.getReview("1")).status()).isEqualTo(200);
+      }
+      assertThat(connections.get()).isEqualTo(1);
+    } finally {
+      jdk.stop(0);
+    }
+  }
+
+  @Test
+  void a503CarriesItsRetryAfter() throws Exception {
+    HttpServer jdk =
+        HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+    byte[] body = "{\"msg\":\"busy\"}".getBytes(StandardCharsets.UTF_8);
+    jdk.createContext(
+        "/",
+        ex -> {
+          ex.getResponseHeaders().set("Retry-After", "1");
+          ex.sendResponseHeaders(503, body.length);
+          ex.getResponseBody().write(body);
+          ex.close();
+        });
+    jdk.start();
+    try (NettyTransport transport =
+        new NettyTransport(
+            "http://127.0.0.1:" + jdk.getAddress().getPort() + "/albumstore",
+            1,
+            Duration.ofSeconds(5))) {
+      ApiResponse r = transport.send(ApiRequest.review(Vote.LIKE, "1", "k"));
+      assertThat(r.status()).isEqualTo(503);
+      assertThat(r.retryAfter()).isEqualTo(Duration.ofSeconds(1));
+      assertThat(new String(r.body(), StandardCharsets.UTF_8)).isEqualTo("{\"msg\":\"busy\"}");
+    } finally {
+      jdk.stop(0);
+    }
+  }
+
+  @Test
+  void aConnectionClosedBeforeTheAnswerIsAnIoErrorAndTheNextRequestReconnects() throws Exception {
+    AtomicInteger connections = new AtomicInteger();
+    HttpServer jdk =
+        HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+    jdk.createContext(
+        "/",
+        ex -> {
+          ex.sendResponseHeaders(200, -1);
+          ex.close();
+        });
+    jdk.start();
+    // The first connection is read from and closed without an answer; later ones reach the server.
+    try (ServerSocketCounter flaky =
+            new ServerSocketCounter(jdk.getAddress().getPort(), connections, 1);
+        NettyTransport transport = new NettyTransport(flaky.url(), 1, Duration.ofSeconds(5))) {
+      assertThatThrownBy(() -> transport.send(ApiRequest.getReview("1")))
+          .isInstanceOf(IOException.class);
+      assertThat(transport.send(ApiRequest.getReview("1")).status()).isEqualTo(200);
+      assertThat(connections.get()).isEqualTo(2);
+    } finally {
+      jdk.stop(0);
+    }
+  }
+
+  @Test
+  void anAnswerThatNeverComesTimesOut() throws Exception {
+    try (ServerSocket silent = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
+        NettyTransport transport =
+            new NettyTransport(
+                "http://127.0.0.1:" + silent.getLocalPort(), 1, Duration.ofMillis(300))) {
+      assertThatThrownBy(() -> transport.send(ApiRequest.getReview("1")))
+          .isInstanceOf(SocketTimeoutException.class);
+    }
+  }
+
+  @Test
+  void noServerIsAConnectError() throws Exception {
+    int freePort;
+    try (ServerSocket s = new ServerSocket(0)) {
+      freePort = s.getLocalPort();
+    }
+    try (NettyTransport transport =
+        new NettyTransport(
+            "http://127.0.0.1:" + freePort + "/albumstore", 1, Duration.ofSeconds(2))) {
+      assertThatThrownBy(() -> transport.send(ApiRequest.getReview("1")))
+          .isInstanceOf(ConnectException.class);
+    }
+  }
+
+  /**
+   * A TCP relay in front of a server that counts the connections it accepts and, for the first
+   * {@code dropFirst} of them, reads the request and closes the connection without an answer.
+   */
+  private static final class ServerSocketCounter implements AutoCloseable {
+    private final ServerSocket listener;
+    private final Thread acceptor;
+
+    ServerSocketCounter(int targetPort, AtomicInteger accepted) throws IOException {
+      this(targetPort, accepted, 0);
+    }
+
+    ServerSocketCounter(int targetPort, AtomicInteger accepted, int dropFirst) throws IOException {
+      listener = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
+      acceptor =
+          new Thread(
+              () -> {
+                while (!listener.isClosed()) {
+                  try {
+                    Socket in = listener.accept();
+                    if (accepted.incrementAndGet() <= dropFirst) {
+                      in.getInputStream().read(new byte[4096]);
+                      in.close();
+                      continue;
+                    }
+                    Socket out = new Socket(InetAddress.getLoopbackAddress(), targetPort);
+                    pump(in.getInputStream(), out);
+                    pump(out.getInputStream(), in);
+                  } catch (IOException closed) {
+                    return;
+                  }
+                }
+              });
+      acceptor.setDaemon(true);
+      acceptor.start();
+    }
+
+    private static void pump(InputStream from, Socket to) {
+      Thread t =
+          new Thread(
+              () -> {
+                try {
+                  from.transferTo(to.getOutputStream());
+                  to.shutdownOutput();
+                } catch (IOException gone) {
+                  // the other side closed: nothing more to relay
+                }
+              });
+      t.setDaemon(true);
+      t.start();
+    }
+
+    String url() {
+      return "http://127.0.0.1:" + listener.getLocalPort() + "/albumstore";
+    }
+
+    @Override
+    public void close() throws IOException {
+      listener.close();
+    }
+  }
+}

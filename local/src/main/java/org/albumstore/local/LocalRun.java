@@ -201,8 +201,10 @@ final class LocalRun {
     DatabaseSettings db = database.settings();
     Map<String, String> overrides = new HashMap<>();
     overrides.put(Keys.AMQP_URI, amqp.uri());
+    overrides.put(Keys.AMQP_ADDRESSES, amqp.addresses());
     overrides.put(Keys.QUEUE, amqp.queue());
     overrides.put(Keys.QUEUE_TYPE, amqp.queueType().wireName());
+    overrides.put(Keys.QUORUM_GROUP_SIZE, Integer.toString(amqp.quorumGroupSize()));
     overrides.put(Keys.JDBC_URL, db.jdbcUrl());
     overrides.put(Keys.DB_USER, db.user());
     overrides.put(Keys.DB_PASSWORD, db.password());

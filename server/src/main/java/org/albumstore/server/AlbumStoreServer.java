@@ -70,8 +70,10 @@ public final class AlbumStoreServer implements AutoCloseable {
     Map<String, String> params = new LinkedHashMap<>(settings.asEnvMap());
     AmqpSettings amqp = AmqpSettings.from(env);
     params.put(Keys.AMQP_URI, amqp.uri());
+    params.put(Keys.AMQP_ADDRESSES, amqp.addresses());
     params.put(Keys.QUEUE, amqp.queue());
     params.put(Keys.QUEUE_TYPE, amqp.queueType().wireName());
+    params.put(Keys.QUORUM_GROUP_SIZE, Integer.toString(amqp.quorumGroupSize()));
     DatabaseSettings db = DatabaseSettings.from(env);
     params.put(Keys.JDBC_URL, db.jdbcUrl());
     params.put(Keys.DB_USER, db.user());

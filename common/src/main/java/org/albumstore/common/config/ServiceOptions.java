@@ -32,10 +32,11 @@ public final class ServiceOptions {
       names = "--amqp-addresses",
       paramLabel = "HOST:PORT,...",
       description =
-          "Broker nodes to connect to, comma-separated, in place of the URI's host (a cluster"
-              + " without one endpoint); credentials, vhost and TLS stay the URI's (env "
+          "Broker nodes to connect to, comma-separated, in place of the URI's host and port (a"
+              + " cluster without one endpoint); credentials, vhost and TLS stay the URI's; none ="
+              + " the URI's host and port (env "
               + Keys.AMQP_ADDRESSES
-              + "). Default: the URI's host")
+              + "). Default: none")
   String amqpAddresses;
 
   @Option(

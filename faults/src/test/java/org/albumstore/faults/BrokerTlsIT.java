@@ -25,7 +25,7 @@ import javax.net.ssl.SSLContext;
 import javax.net.ssl.TrustManagerFactory;
 import org.albumstore.common.config.AmqpSettings;
 import org.albumstore.common.config.DatabaseSettings;
-import org.albumstore.common.testing.RabbitNode;
+import org.albumstore.embedded.RabbitNode;
 import org.albumstore.common.testing.TestCa;
 import org.albumstore.common.testing.TestServices;
 import org.albumstore.common.tls.TlsFailures;

@@ -1,4 +1,4 @@
-package org.albumstore.common.testing;
+package org.albumstore.embedded;
 
 import java.io.IOException;
 import java.net.InetAddress;
@@ -19,10 +19,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A RabbitMQ node of the RabbitMQ installed on this machine, started for a test and stopped by it:
- * its own node name, distribution port, configuration file, plugins, Erlang cookie and directories,
- * so it never touches the machine's own node ({@code rabbit@localhost}) nor its files. Several
- * nodes built with the same cookie can be clustered with {@link #ctl}.
+ * A RabbitMQ node of the RabbitMQ installed on this machine, started and stopped by a test or by
+ * the cluster stack ({@link RabbitCluster}): its own node name, distribution port, configuration
+ * file, plugins, Erlang cookie and directories, so it never touches the machine's own node ({@code
+ * rabbit@localhost}) nor its files. Several nodes built with the same cookie can be clustered with
+ * {@link #ctl}.
  *
  * <p>How it stays apart from the installed node: the node runs the installation's inner scripts
  * ({@code /usr/lib/rabbitmq/bin} on Debian, not the {@code /usr/sbin} wrappers that switch to the
@@ -122,7 +123,8 @@ public final class RabbitNode implements AutoCloseable {
 
     private Builder(String name, Path dir) {
       this.name = name;
-      this.dir = dir;
+      // Absolute: the node runs in this directory, and HOME (its cookie) is resolved from there.
+      this.dir = dir.toAbsolutePath();
     }
 
     /** Lines of {@code rabbitmq.conf} (listeners, TLS options, ...). */

@@ -34,7 +34,7 @@ public final class RabbitCluster implements AutoCloseable {
   private final List<Integer> amqpPorts;
 
   private RabbitCluster(List<RabbitNode> nodes, List<Integer> amqpPorts) {
-    this.nodes = List.copyOf(nodes);
+    this.nodes = new java.util.concurrent.CopyOnWriteArrayList<>(nodes);
     this.amqpPorts = List.copyOf(amqpPorts);
   }
 
@@ -89,7 +89,32 @@ public final class RabbitCluster implements AutoCloseable {
   }
 
   public List<RabbitNode> nodes() {
-    return nodes;
+    return List.copyOf(nodes);
+  }
+
+  /** The node named {@code nodeName} (e.g. a queue's leader). */
+  public int indexOf(String nodeName) {
+    for (int i = 0; i < nodes.size(); i++) {
+      if (nodes.get(i).nodeName().equals(nodeName)) {
+        return i;
+      }
+    }
+    throw new IllegalArgumentException("no node " + nodeName + " in this cluster");
+  }
+
+  /** {@code kill -9} of node {@code i}: a crash, no clean leave. */
+  public void kill(int i) throws InterruptedException {
+    nodes.get(i).kill();
+  }
+
+  /** Stops node {@code i} cleanly ({@code rabbitmqctl stop}), as a maintenance restart does. */
+  public void stop(int i) throws IOException, InterruptedException {
+    nodes.get(i).close();
+  }
+
+  /** Starts node {@code i} again after a kill or stop; it rejoins with its data. */
+  public void restart(int i) throws IOException, InterruptedException {
+    nodes.set(i, nodes.get(i).restart());
   }
 
   /** The AMQP port of node {@code i} (0-based). */

@@ -53,6 +53,7 @@ public final class RabbitNode implements AutoCloseable {
   private final Path installation;
   private final Map<String, String> env;
   private final Process process;
+  private final Builder builder;
 
   /** Where each running {@code rabbitmqctl} writes its output. */
   private final Map<Process, Path> outputs = new java.util.concurrent.ConcurrentHashMap<>();
@@ -61,7 +62,13 @@ public final class RabbitNode implements AutoCloseable {
   private final Thread stopAtExit = new Thread(this::closeQuietly, "rabbit-node-stop");
 
   private RabbitNode(
-      String nodeName, Path dir, Path installation, Map<String, String> env, Process process) {
+      String nodeName,
+      Path dir,
+      Path installation,
+      Map<String, String> env,
+      Process process,
+      Builder builder) {
+    this.builder = builder;
     this.nodeName = nodeName;
     this.dir = dir;
     this.installation = installation;
@@ -208,7 +215,7 @@ public final class RabbitNode implements AutoCloseable {
               "RABBITMQ_SERVER_ADDITIONAL_ERL_ARGS", "-kernel inet_dist_use_interface {127,0,0,1}");
       long t0 = System.nanoTime();
       Process process = pb.start();
-      RabbitNode node = new RabbitNode(nodeName, dir, installation, Map.copyOf(env), process);
+      RabbitNode node = new RabbitNode(nodeName, dir, installation, Map.copyOf(env), process, this);
       Runtime.getRuntime().addShutdownHook(node.stopAtExit);
       try {
         node.awaitStartup(startTimeout);
@@ -298,6 +305,34 @@ public final class RabbitNode implements AutoCloseable {
     String text = Files.readString(out, StandardCharsets.UTF_8).strip();
     Files.deleteIfExists(out);
     return text;
+  }
+
+  /**
+   * The crash: SIGKILL for the node's Erlang VM and its start script, no clean leave from the
+   * cluster; returns once they are gone.
+   */
+  public void kill() throws InterruptedException {
+    try {
+      Runtime.getRuntime().removeShutdownHook(stopAtExit);
+    } catch (IllegalStateException e) {
+      // The JVM is shutting down; the hook finds the node gone.
+    }
+    Optional<ProcessHandle> beam = beamProcess();
+    beam.ifPresent(ProcessHandle::destroyForcibly);
+    process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+    while (beam.isPresent() && beam.get().isAlive() && System.nanoTime() < deadline) {
+      Thread.sleep(20);
+    }
+    log.info("RabbitMQ node {} killed (SIGKILL)", nodeName);
+  }
+
+  /**
+   * Starts this node again after {@link #kill} or {@link #close}: same name, files, AMQP port,
+   * configuration and cookie, so it rejoins its cluster with its data.
+   */
+  public RabbitNode restart() throws IOException, InterruptedException {
+    return builder.start();
   }
 
   public String nodeName() {

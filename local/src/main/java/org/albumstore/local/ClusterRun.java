@@ -28,7 +28,9 @@ import org.albumstore.common.db.Databases;
 import org.albumstore.common.db.Schema;
 import org.albumstore.consumer.ConsumerMain;
 import org.albumstore.consumer.metrics.MetricsSettings;
+import org.albumstore.embedded.HaProxy;
 import org.albumstore.embedded.RabbitCluster;
+import org.albumstore.embedded.RabbitNode;
 import org.albumstore.embedded.Resolved;
 import org.albumstore.embedded.ServiceResolver;
 import org.albumstore.embedded.Source;
@@ -198,7 +200,7 @@ final class ClusterRun implements Launch {
     t0 = System.nanoTime();
     List<Integer> serverPorts = new ArrayList<>();
     for (int i = 0; i < options.servers; i++) {
-      serverPorts.add(org.albumstore.embedded.RabbitNode.freePort());
+      serverPorts.add(RabbitNode.freePort());
     }
     HaProxy balancer =
         stack.add(

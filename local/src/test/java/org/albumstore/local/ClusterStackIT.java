@@ -14,6 +14,7 @@ import org.albumstore.common.config.Env;
 import org.albumstore.common.config.Keys;
 import org.albumstore.common.testing.ExternalTools;
 import org.albumstore.common.testing.TestServices;
+import org.albumstore.embedded.HaProxy;
 import org.albumstore.embedded.RabbitCluster;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

@@ -1,4 +1,4 @@
-package org.albumstore.local;
+package org.albumstore.embedded;
 
 import java.io.File;
 import java.io.IOException;
@@ -32,7 +32,7 @@ import org.slf4j.LoggerFactory;
  *       reconnect through the proxy to a live node instead of waiting for a heartbeat timeout.
  * </ul>
  */
-final class HaProxy implements AutoCloseable {
+public final class HaProxy implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(HaProxy.class);
 
   /** Where Debian installs it, besides the {@code PATH} (often without /usr/sbin). */
@@ -51,7 +51,7 @@ final class HaProxy implements AutoCloseable {
   }
 
   /** The {@code haproxy} executable, or empty when it is not installed. */
-  static Optional<Path> executable() {
+  public static Optional<Path> executable() {
     List<Path> candidates = new ArrayList<>();
     for (String p : System.getenv().getOrDefault("PATH", "").split(File.pathSeparator)) {
       if (!p.isBlank()) {
@@ -69,7 +69,7 @@ final class HaProxy implements AutoCloseable {
    * @param serverPorts the HTTP ports of the server instances
    * @param brokerPorts the AMQP ports of the broker nodes
    */
-  static HaProxy start(Path dir, List<Integer> serverPorts, List<Integer> brokerPorts)
+  public static HaProxy start(Path dir, List<Integer> serverPorts, List<Integer> brokerPorts)
       throws IOException, InterruptedException {
     Path haproxy =
         executable()
@@ -99,7 +99,7 @@ final class HaProxy implements AutoCloseable {
     return proxy;
   }
 
-  static String config(
+  public static String config(
       int httpPort, int amqpPort, List<Integer> serverPorts, List<Integer> brokerPorts) {
     StringBuilder c = new StringBuilder();
     c.append("global\n  maxconn 8192\n\n");
@@ -158,15 +158,15 @@ final class HaProxy implements AutoCloseable {
     }
   }
 
-  int httpPort() {
+  public int httpPort() {
     return httpPort;
   }
 
-  int amqpPort() {
+  public int amqpPort() {
     return amqpPort;
   }
 
-  long pid() {
+  public long pid() {
     return process.pid();
   }
 

@@ -193,7 +193,7 @@ class ClusterFaultsIT {
         String newLeader = brokers.leaderOf(w.amqp.queue()).orElse("none");
         Summary.record(
             end.line(
-                "scenario C1 (quorum leader's node SIGKILL, down "
+                "scenario C1 (quorum leader's node SIGKILL, down (restart included) "
                     + downMillis
                     + " ms, back; leader was "
                     + leader
@@ -202,6 +202,41 @@ class ClusterFaultsIT {
                     + ")"));
 
         assertThat(midRun).as("the kill came while the load was running").isTrue();
+        LoadChecks.assertClean(load.stats());
+        assertThat(end.audit().passed()).as(end.audit().verdict()).isTrue();
+      } finally {
+        load.interrupt();
+      }
+    }
+  }
+
+  @Test
+  void scenario2_aRollingRestartOfTheThreeBrokerNodesLosesNothingAndCountsNothingTwice()
+      throws Exception {
+    try (World w = new World("s2-broker-rolling")) {
+      w.startServers();
+      w.startConsumer();
+      w.startConsumer();
+      // Paced to outlast three node restarts (about ten seconds each here).
+      WriteLoad load = w.load(60, 700);
+      try {
+        load.awaitAcked(load.plannedWrites() / 10, Duration.ofSeconds(60));
+        long t0 = System.nanoTime();
+        for (int i = 0; i < brokers.nodes().size(); i++) {
+          brokers.stop(i); // rabbitmqctl stop: Amazon MQ's maintenance window, one node at a time
+          brokers.restart(i);
+        }
+        long rollingMillis = (System.nanoTime() - t0) / 1_000_000;
+        boolean midRun = !load.isDone();
+        load.awaitDone(Duration.ofSeconds(180));
+        World.End end = w.finish(load);
+        Summary.record(
+            end.line(
+                "scenario C2 (rolling restart of the 3 broker nodes, "
+                    + rollingMillis
+                    + " ms in all)"));
+
+        assertThat(midRun).as("the load outlasted the rolling restart").isTrue();
         LoadChecks.assertClean(load.stats());
         assertThat(end.audit().passed()).as(end.audit().verdict()).isTrue();
       } finally {
@@ -301,8 +336,13 @@ class ClusterFaultsIT {
 
     /** 16 writers through the balancer, paced so that the run lasts a few seconds. */
     WriteLoad load() {
+      return load(40, 100);
+    }
+
+    WriteLoad load(int iterations, long pauseMillis) {
       api = new ApiClient(balancerUrl(), 32, Timeout.ofSeconds(15));
-      return new WriteLoad(api, runId, 16, 40, 100, Duration.ofSeconds(90), null).start();
+      return new WriteLoad(api, runId, 16, iterations, pauseMillis, Duration.ofSeconds(90), null)
+          .start();
     }
 
     record End(Audit.Result audit, long redeliveries, LoadStats stats) {

@@ -43,10 +43,13 @@ import org.slf4j.LoggerFactory;
  * {@code --topology cluster}: the AWS topology in miniature on this machine, from the real engines.
  *
  * <pre>
- *  client ─HTTP─▶ HAProxy mode http (leastconn, /health) ─▶ N server JVMs ─┐
- *                                                                         ├─AMQP─▶ HAProxy mode tcp ─▶ 3 RabbitMQ nodes
- *                               M consumer JVMs ──────────────────────────┘        (one endpoint)     (quorum queue, 3 members)
- *                               └──────────JDBC──▶ PostgreSQL (local or embedded)
+ *  client -HTTP-> HAProxy http (leastconn, /health) -> N server JVMs
+ *                                                          | AMQP, confirms
+ *                                                          v
+ *              HAProxy tcp (one endpoint) -> 3 RabbitMQ nodes (quorum queue, 3 members)
+ *                                                          | AMQP
+ *                                                          v
+ *       PostgreSQL (local or embedded) <-JDBC- M consumer JVMs
  * </pre>
  *
  * <p>Why child JVMs started from this jar's own class path rather than threads of this JVM: an

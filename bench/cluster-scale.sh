@@ -4,6 +4,10 @@
 #
 #   bench/cluster-scale.sh [REPS=3] [ITERATIONS=100] [SERVERS="1 2"] [THREADS="64 256"] [CONSUMERS=2]
 #
+# A server count written "1d" runs one server with the client sending to it directly, bypassing
+# HAProxy (--bypass-balancer): "1d 1 2 3" with THREADS=256 is the balancer's price (1 server
+# direct vs behind HAProxy) and then 1, 2 and 3 servers behind it, consumers beside.
+#
 # Each run is one `java -jar albumstore-local.jar --topology cluster` (3 RabbitMQ nodes, quorum
 # queue, HAProxy, N server JVMs, CONSUMERS consumer JVMs, the client through the balancer, verified),
 # so every run starts from a fresh cluster. The cells run interleaved within each repetition (rep 1:
@@ -35,8 +39,10 @@ for ((rep = 1; rep <= REPS; rep++)); do
     load1=$(cut -d' ' -f1 /proc/loadavg)
     log "rep $rep: $s server(s), $t threads"
     code=0
+    direct=()
+    [[ "$s" == *d ]] && direct=(--bypass-balancer)
     ALBUMSTORE_JDBC_URL="$JDBC_URL" timeout 1800 java -jar "$LOCAL_JAR" --topology cluster \
-      --servers "$s" --consumers "$CONSUMERS" --threads "$t" --iterations "$ITERATIONS" \
+      --servers "${s%d}" "${direct[@]}" --consumers "$CONSUMERS" --threads "$t" --iterations "$ITERATIONS" \
       --no-progress --out "$run_dir" >"$run_dir.log" 2>&1 || code=$?
     python3 - "$run_dir/summary.json" "$s" "$t" "$rep" "$code" "$load1" >>"$OUT/data.csv" <<'PY'
 import json, sys
@@ -63,14 +69,15 @@ out = sys.argv[1]
 rows = [r for r in csv.DictReader(open(f"{out}/data.csv")) if r["throughput"] != "nan"]
 cells = {}
 for r in rows:
-    cells.setdefault((int(r["servers"]), int(r["threads"])), []).append(float(r["throughput"]))
+    cells.setdefault((r["servers"], int(r["threads"])), []).append(float(r["throughput"]))
 summary = {"cells": [{"servers": s, "threads": t, "n": len(v), "mean": st.mean(v),
                       "stdev": st.stdev(v) if len(v) > 1 else None}
                      for (s, t), v in sorted(cells.items())],
            "all_verified": all(r["verified"] == "true" and r["exit"] == "0" for r in rows)}
 for c in summary["cells"]:
-    print(f"{c['servers']} server(s), {c['threads']:>4} threads: {c['mean']:9.1f} req/s over {c['n']} run(s)")
-S = sorted({s for s, _ in cells}); T = sorted({t for _, t in cells})
+    how = "1 server, direct (no balancer)" if c["servers"].endswith("d") else f"{c['servers']} server(s) behind HAProxy"
+    print(f"{how}, {c['threads']:>4} threads: {c['mean']:9.1f} req/s over {c['n']} run(s)")
+S = sorted({s for s, _ in cells if s.isdigit()}, key=int); T = sorted({t for _, t in cells})
 if len(S) == 2 and len(T) == 2 and all(len(cells.get((s, t), [])) >= 1 for s in S for t in T):
     r = min(len(cells[(s, t)]) for s in S for t in T)
     y = {(a, b): cells[(S[(a + 1) // 2], T[(b + 1) // 2])][:r] for a in (-1, 1) for b in (-1, 1)}

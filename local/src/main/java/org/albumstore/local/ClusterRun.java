@@ -91,6 +91,7 @@ final class ClusterRun implements Launch {
       HaProxy balancer,
       AmqpSettings amqp,
       List<ChildJvm> servers,
+      List<Integer> serverPorts,
       List<ChildJvm> consumers,
       Path dir) {
 
@@ -261,7 +262,14 @@ final class ClusterRun implements Launch {
             + " members)",
         t0);
     return new Started(
-        database, brokers, balancer, amqp, List.copyOf(servers), List.copyOf(consumers), dir);
+        database,
+        brokers,
+        balancer,
+        amqp,
+        List.copyOf(servers),
+        List.copyOf(serverPorts),
+        List.copyOf(consumers),
+        dir);
   }
 
   ChildJvm startServer(int n, int port, AmqpSettings amqp, DatabaseSettings db, Path dir)
@@ -305,13 +313,17 @@ final class ClusterRun implements Launch {
   }
 
   private int runClient(Started s) {
+    String url =
+        options.bypassBalancer
+            ? "http://127.0.0.1:" + s.serverPorts().get(0) + Defaults.CONTEXT_PATH
+            : s.balancerUrl();
     List<String> args =
         ClientArguments.build(
-            s.balancerUrl(),
+            url,
             s.amqp(),
             Source.CONFIGURED,
             env.get(ClientArguments.ENV_RMQ_API, null) != null,
-            s.balancerUrl() + "/metrics",
+            url + "/metrics",
             null,
             options.clientArgs);
     out.println("[6/" + STEPS + "] client: " + ClientArguments.display(args));

@@ -105,6 +105,15 @@ final class LaunchCommand {
       description = {"RabbitMQ nodes of the cluster (cluster only), 1 to 5.", "Default: 3."})
   int brokerNodes = 3;
 
+  @Option(
+      names = "--bypass-balancer",
+      description = {
+        "Cluster only: the client sends to server 1 directly instead of through HAProxy (the"
+            + " balancer's price, measured by bench/cluster-scale.sh).",
+        "Default: off."
+      })
+  boolean bypassBalancer;
+
   @Unmatched List<String> clientArgs = new ArrayList<>();
 
   /** The cluster's sizes, each within what one machine can hold. */

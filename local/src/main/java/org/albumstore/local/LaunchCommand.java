@@ -18,7 +18,8 @@ import picocli.CommandLine.Unmatched;
     versionProvider = LocalMain.Version.class,
     sortOptions = false,
     customSynopsis =
-        "java -jar albumstore-local.jar [--embedded] [--port=PORT] [-hV] [CLIENT_OPTION...]"
+        "java -jar albumstore-local.jar [--embedded] [--port=PORT] [--topology=single|cluster"
+            + " [--servers=N] [--consumers=M] [--broker-nodes=K]] [-hV] [CLIENT_OPTION...]"
             + " [-- CLIENT_OPTION...]",
     usageHelpWidth = 100,
     description = {
@@ -68,5 +69,64 @@ final class LaunchCommand {
       })
   Integer port;
 
+  /** The two shapes of the stack. */
+  enum Topology {
+    single,
+    cluster
+  }
+
+  @Option(
+      names = "--topology",
+      paramLabel = "single|cluster",
+      description = {
+        "single: one server and one consumer in this JVM, one broker (as above). cluster: K"
+            + " RabbitMQ nodes of the installed RabbitMQ clustered (quorum queue), HAProxy in"
+            + " front of them (tcp) and of N server JVMs (http, leastconn), M consumer JVMs;"
+            + " needs rabbitmq-server and haproxy installed.",
+        "Default: single."
+      })
+  Topology topology = Topology.single;
+
+  @Option(
+      names = "--servers",
+      paramLabel = "N",
+      description = {"Server JVMs behind HAProxy (cluster only), 1 to 8.", "Default: 2."})
+  int servers = 2;
+
+  @Option(
+      names = "--consumers",
+      paramLabel = "M",
+      description = {"Consumer JVMs (cluster only), 1 to 8.", "Default: 2."})
+  int consumers = 2;
+
+  @Option(
+      names = "--broker-nodes",
+      paramLabel = "K",
+      description = {"RabbitMQ nodes of the cluster (cluster only), 1 to 5.", "Default: 3."})
+  int brokerNodes = 3;
+
+  @Option(
+      names = "--bypass-balancer",
+      description = {
+        "Cluster only: the client sends to server 1 directly instead of through HAProxy (the"
+            + " balancer's price, measured by bench/cluster-scale.sh).",
+        "Default: off."
+      })
+  boolean bypassBalancer;
+
   @Unmatched List<String> clientArgs = new ArrayList<>();
+
+  /** The cluster's sizes, each within what one machine can hold. */
+  void checkCluster() {
+    check("--servers", servers, 8);
+    check("--consumers", consumers, 8);
+    check("--broker-nodes", brokerNodes, 5);
+  }
+
+  private static void check(String option, int value, int max) {
+    if (value < 1 || value > max) {
+      throw new IllegalArgumentException(
+          option + " must be between 1 and " + max + ", was " + value);
+    }
+  }
 }

@@ -44,7 +44,7 @@ public final class LocalMain {
     if (parsed.options() == null) {
       System.exit(parsed.exitCode());
     }
-    LocalRun run = new LocalRun(parsed.options(), env, System.out, System.err);
+    Launch run = launch(parsed.options(), env, System.out, System.err);
     StopSignals.install(
         () -> {
           if (!run.stop(SHUTDOWN_LIMIT)) {
@@ -71,7 +71,13 @@ public final class LocalMain {
     if (parsed.options() == null) {
       return parsed.exitCode();
     }
-    return new LocalRun(parsed.options(), env, out, err).call();
+    return launch(parsed.options(), env, out, err).call();
+  }
+
+  private static Launch launch(LaunchCommand options, Env env, PrintStream out, PrintStream err) {
+    return options.topology == LaunchCommand.Topology.cluster
+        ? new ClusterRun(options, env, out, err)
+        : new LocalRun(options, env, out, err);
   }
 
   private static Parsed parse(PrintStream out, PrintStream err, String[] args) {

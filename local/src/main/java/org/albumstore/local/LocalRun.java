@@ -44,7 +44,7 @@ import org.slf4j.LoggerFactory;
  * asked to end and write its report, the stack is closed, and a part that was still starting is
  * stopped by the main thread the moment it is up ({@link LocalStack}).
  */
-final class LocalRun {
+final class LocalRun implements Launch {
   private static final Logger log = LoggerFactory.getLogger(LocalRun.class);
 
   static final int STEPS = 5;
@@ -77,7 +77,8 @@ final class LocalRun {
    * @return the client's exit code; 2 for a setting that does not parse, 3 when a part could not be
    *     started, 130 when stopped
    */
-  int call() {
+  @Override
+  public int call() {
     try {
       out.println(
           "Album Store on this machine: database, broker, server, consumer, then the load client."
@@ -201,8 +202,10 @@ final class LocalRun {
     DatabaseSettings db = database.settings();
     Map<String, String> overrides = new HashMap<>();
     overrides.put(Keys.AMQP_URI, amqp.uri());
+    overrides.put(Keys.AMQP_ADDRESSES, amqp.addresses());
     overrides.put(Keys.QUEUE, amqp.queue());
     overrides.put(Keys.QUEUE_TYPE, amqp.queueType().wireName());
+    overrides.put(Keys.QUORUM_GROUP_SIZE, Integer.toString(amqp.quorumGroupSize()));
     overrides.put(Keys.JDBC_URL, db.jdbcUrl());
     overrides.put(Keys.DB_USER, db.user());
     overrides.put(Keys.DB_PASSWORD, db.password());
@@ -274,7 +277,8 @@ final class LocalRun {
    *
    * @return whether the launch has finished
    */
-  boolean stop(Duration limit) {
+  @Override
+  public boolean stop(Duration limit) {
     if (done.getCount() == 0 || !stopStarted.compareAndSet(false, true)) {
       return done.getCount() == 0; // finished normally (System.exit runs the hook), or stopping
     }

@@ -1,11 +1,15 @@
 package org.albumstore.server;
 
+import jakarta.servlet.DispatcherType;
+import jakarta.servlet.FilterRegistration;
 import jakarta.servlet.MultipartConfigElement;
 import jakarta.servlet.ServletContext;
 import jakarta.servlet.ServletContextEvent;
 import jakarta.servlet.ServletContextListener;
 import jakarta.servlet.ServletRegistration;
+import java.time.Duration;
 import java.util.Collections;
+import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.Map;
 import org.albumstore.common.config.AmqpSettings;
@@ -16,6 +20,7 @@ import org.albumstore.server.web.AlbumUpload;
 import org.albumstore.server.web.AlbumsServlet;
 import org.albumstore.server.web.FallbackServlet;
 import org.albumstore.server.web.HealthServlet;
+import org.albumstore.server.web.InFlightFilter;
 import org.albumstore.server.web.NoopServlet;
 import org.albumstore.server.web.ReviewServlet;
 
@@ -53,9 +58,21 @@ public final class AlbumStoreListener implements ServletContextListener {
     }
   }
 
+  /**
+   * Waits (bounded) for the requests in flight, then closes the components. The wait for the
+   * balancer to stop routing here happened before, where the container still accepts requests: in
+   * the embedded server's stop ({@link AlbumStoreServer#drainAndClose}); for the WAR, Tomcat has
+   * already paused its connector when this runs, so its balancer must deregister the instance first
+   * (an ALB's deregistration delay).
+   */
   @Override
   public void contextDestroyed(ServletContextEvent event) {
     if (components != null) {
+      try {
+        components.readiness().drain(Duration.ZERO, components.inFlightWait());
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
       components.close();
       components = null;
     }
@@ -107,8 +124,14 @@ public final class AlbumStoreListener implements ServletContextListener {
     review.setLoadOnStartup(1);
 
     ServletRegistration.Dynamic health =
-        sc.addServlet("health", new HealthServlet(c::brokerUp, c::databaseUp));
-    map(health, "/health");
+        sc.addServlet("health", new HealthServlet(c.readiness(), c::brokerUp, c::databaseUp));
+    map(health, "/health", "/health/*");
+
+    // Counts every request until answered, so that a stop can wait for the writes in flight.
+    FilterRegistration.Dynamic inFlight =
+        sc.addFilter("in-flight", new InFlightFilter(c.readiness()));
+    inFlight.setAsyncSupported(true);
+    inFlight.addMappingForUrlPatterns(EnumSet.of(DispatcherType.REQUEST), false, "/*");
 
     // The timing filter on every request, and GET /metrics.
     c.metrics().register(sc, metricsPort);

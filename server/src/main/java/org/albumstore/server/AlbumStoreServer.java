@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -44,6 +45,7 @@ public final class AlbumStoreServer implements AutoCloseable {
 
   private final Tomcat tomcat;
   private final Path baseDir;
+  private volatile StandardContext context;
   private volatile int port = -1;
   private volatile MetricsPort metricsPort;
   private final AtomicBoolean closed = new AtomicBoolean();
@@ -70,8 +72,10 @@ public final class AlbumStoreServer implements AutoCloseable {
     Map<String, String> params = new LinkedHashMap<>(settings.asEnvMap());
     AmqpSettings amqp = AmqpSettings.from(env);
     params.put(Keys.AMQP_URI, amqp.uri());
+    params.put(Keys.AMQP_ADDRESSES, amqp.addresses());
     params.put(Keys.QUEUE, amqp.queue());
     params.put(Keys.QUEUE_TYPE, amqp.queueType().wireName());
+    params.put(Keys.QUORUM_GROUP_SIZE, Integer.toString(amqp.quorumGroupSize()));
     DatabaseSettings db = DatabaseSettings.from(env);
     params.put(Keys.JDBC_URL, db.jdbcUrl());
     params.put(Keys.DB_USER, db.user());
@@ -116,6 +120,7 @@ public final class AlbumStoreServer implements AutoCloseable {
     ctx.addErrorPage(errorPage);
 
     AlbumStoreServer server = new AlbumStoreServer(tomcat, baseDir);
+    server.context = ctx;
     try {
       // init binds the connectors (bindOnInit): the metrics port chosen for port 0 is known before
       // the web application starts and reads it.
@@ -196,6 +201,34 @@ public final class AlbumStoreServer implements AutoCloseable {
   /** Blocks until {@link #close()} finished (e.g. from the shutdown hook). */
   public void awaitClose() throws InterruptedException {
     stopped.await();
+  }
+
+  /**
+   * The graceful stop behind a load balancer: {@code /health} answers 503 (DRAINING) at once while
+   * everything else is still served for {@code delay}, so that the balancer stops routing here;
+   * then the requests still in flight are awaited (bounded by a write's own deadline) and the
+   * server {@link #close closes}.
+   */
+  public void drainAndClose(Duration delay) {
+    ServerComponents components = components();
+    if (components != null && !closed.get()) {
+      try {
+        components.readiness().drain(delay, components.inFlightWait());
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
+    close();
+  }
+
+  /** The web application's components, or null when it did not start. */
+  ServerComponents components() {
+    StandardContext ctx = context;
+    if (ctx == null || ctx.getServletContext() == null) {
+      return null;
+    }
+    return (ServerComponents)
+        ctx.getServletContext().getAttribute(AlbumStoreListener.COMPONENTS_ATTRIBUTE);
   }
 
   /**

@@ -2,6 +2,7 @@ package org.albumstore.server;
 
 import static org.albumstore.common.config.ServiceOptions.putIfGiven;
 
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -29,7 +30,8 @@ import picocli.CommandLine.Option;
     description = {
       "Album Store HTTP server (embedded Tomcat) under " + Defaults.CONTEXT_PATH + ".",
       "Writes are published to RabbitMQ with publisher confirms; reads come from PostgreSQL.",
-      "Stops cleanly on SIGTERM / Ctrl-C."
+      "On SIGTERM / Ctrl-C: /health answers 503 for the drain delay, requests in flight are"
+          + " answered, then it stops."
     })
 final class ServerCommand implements Callable<Integer> {
   @Option(
@@ -149,11 +151,26 @@ final class ServerCommand implements Callable<Integer> {
               + MetricsPort.DEFAULT_ADDRESS)
   String metricsAddress;
 
+  @Option(
+      names = "--drain-delay-ms",
+      paramLabel = "MS",
+      description =
+          "On SIGTERM, how long /health answers 503 while requests are still served, so that"
+              + " the load balancer stops routing here; then requests in flight are awaited"
+              + " (env "
+              + DrainDelay.DELAY_MS
+              + "). Default: "
+              + DrainDelay.DEFAULT_DELAY_MS)
+  Integer drainDelayMs;
+
   @Override
   public Integer call() throws InterruptedException {
     final AlbumStoreServer server;
+    final Duration drainDelay;
     try {
-      server = AlbumStoreServer.start(Env.system().withOverrides(overrides()));
+      Env env = Env.system().withOverrides(overrides());
+      drainDelay = DrainDelay.from(env);
+      server = AlbumStoreServer.start(env);
     } catch (IllegalArgumentException e) {
       System.err.println("albumstore-server: " + e.getMessage());
       return 2;
@@ -161,7 +178,8 @@ final class ServerCommand implements Callable<Integer> {
       System.err.println("albumstore-server: " + e.getMessage());
       return 1;
     }
-    Runtime.getRuntime().addShutdownHook(new Thread(server::close, "albumstore-shutdown"));
+    Runtime.getRuntime()
+        .addShutdownHook(new Thread(() -> server.drainAndClose(drainDelay), "albumstore-shutdown"));
     server.awaitClose();
     return 0;
   }
@@ -182,6 +200,7 @@ final class ServerCommand implements Callable<Integer> {
     readWait.putGiven(m);
     putIfGiven(m, MetricsPort.PORT, metricsPort);
     putIfGiven(m, MetricsPort.ADDRESS, metricsAddress);
+    putIfGiven(m, DrainDelay.DELAY_MS, drainDelayMs);
     return m;
   }
 

@@ -12,6 +12,7 @@ import org.albumstore.server.publish.ConfirmedPublisher;
 import org.albumstore.server.read.AlbumReads;
 import org.albumstore.server.read.AlbumWaiters;
 import org.albumstore.server.read.PostgresDriver;
+import org.albumstore.server.web.Readiness;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -40,6 +41,7 @@ public final class ServerComponents implements AutoCloseable {
   private final ConfirmedPublisher publisher;
   private final AlbumReads reads;
   private final AlbumWaiters waiters;
+  private final Readiness readiness = new Readiness();
 
   private ServerComponents(
       ServerSettings settings,
@@ -117,6 +119,19 @@ public final class ServerComponents implements AutoCloseable {
   /** Where {@code GET /albums/{albumID}} waits for an acknowledged album. */
   public AlbumWaiters waiters() {
     return waiters;
+  }
+
+  /** Whether the server takes requests, and how many it is answering (see {@link Readiness}). */
+  public Readiness readiness() {
+    return readiness;
+  }
+
+  /**
+   * The longest a stop waits for requests in flight: a write's own deadline (queue wait plus
+   * confirm) plus a second; a request still open after that is answered 503 by the close.
+   */
+  public Duration inFlightWait() {
+    return Duration.ofMillis(settings.confirmTimeoutMs() + 1000L);
   }
 
   public boolean brokerUp() {

@@ -14,6 +14,10 @@ import org.albumstore.common.config.AmqpSettings;
  * TLS context. Here {@code amqps://} uses the JVM's default trust store and verifies the host name,
  * which is what Amazon MQ's publicly signed certificates need and what keeps TLS meaningful.
  *
+ * <p>Connections go to {@link AmqpSettings#addressList()}: with several nodes amqp-client picks one
+ * at random for each connection and each recovery, so instances spread over a cluster and a lost
+ * node is replaced by another.
+ *
  * <p>Automatic recovery is on: after a broker restart the connection and its channels come back by
  * themselves; callers must still treat an unconfirmed publish as failed.
  */
@@ -47,6 +51,13 @@ public final class AmqpConnections {
   /** Opens one named connection (the name shows in the management UI). */
   public static Connection open(AmqpSettings settings, String connectionName)
       throws IOException, TimeoutException {
-    return factory(settings).newConnection(connectionName);
+    return open(factory(settings), settings, connectionName);
+  }
+
+  /** Opens one named connection with a factory of {@link #factory} the caller adjusted. */
+  public static Connection open(
+      ConnectionFactory factory, AmqpSettings settings, String connectionName)
+      throws IOException, TimeoutException {
+    return factory.newConnection(settings.addressList(), connectionName);
   }
 }

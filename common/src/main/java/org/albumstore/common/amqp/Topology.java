@@ -26,6 +26,9 @@ public final class Topology {
   /** Header set on dead-lettered messages: why they could not be applied. */
   public static final String REASON_HEADER = "albumstore-dead-letter-reason";
 
+  /** Replicas a new quorum queue gets (RabbitMQ caps it at the number of cluster nodes). */
+  public static final String QUORUM_GROUP_SIZE_ARGUMENT = "x-quorum-initial-group-size";
+
   private Topology() {}
 
   public static void declare(Channel channel, AmqpSettings s) throws IOException {
@@ -38,6 +41,11 @@ public final class Topology {
 
     Map<String, Object> queueArgs = new HashMap<>(typeOnly);
     queueArgs.put("x-dead-letter-exchange", s.deadLetterExchange());
+    if (s.queueType() == AmqpSettings.QueueType.QUORUM && s.quorumGroupSize() > 0) {
+      // Only the write queue: the dead-letter queue holds the rare poison message, and changing
+      // its declaration would break re-declaring it where it already exists.
+      queueArgs.put(QUORUM_GROUP_SIZE_ARGUMENT, s.quorumGroupSize());
+    }
     if (!isRabbitMq(channel)) {
       // Qpid Broker-J (the embedded broker) ignores x-dead-letter-exchange: without these, a
       // message

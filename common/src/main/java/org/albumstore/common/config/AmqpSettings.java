@@ -1,6 +1,8 @@
 package org.albumstore.common.config;
 
+import com.rabbitmq.client.Address;
 import java.net.URI;
+import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
 
@@ -11,11 +13,21 @@ import java.util.Objects;
  * that one setting moves a whole topology (tests use a fresh queue name each and never see each
  * other's messages).
  *
+ * <p>A cluster without one endpoint (a self-managed RabbitMQ cluster; Amazon MQ gives one) is
+ * reached through {@code addresses}: the URI still carries the credentials, the virtual host and
+ * TLS, the list says which {@code host:port} to try. amqp-client shuffles the list for each
+ * connection and recovery, so the connections of many instances spread over the nodes and a lost
+ * node is replaced by the next one.
+ *
  * @param uri {@code amqp://} or {@code amqps://} URI, credentials included
+ * @param addresses comma-separated {@code host:port} of the broker nodes; empty: the URI's host
  * @param queue the durable queue the server publishes to and the consumer reads
  * @param queueType {@code classic} or {@code quorum}
+ * @param quorumGroupSize replicas of a new quorum queue ({@code x-quorum-initial-group-size}; the
+ *     broker caps it at the cluster's size); 0: the broker's default
  */
-public record AmqpSettings(String uri, String queue, QueueType queueType) {
+public record AmqpSettings(
+    String uri, String addresses, String queue, QueueType queueType, int quorumGroupSize) {
 
   public enum QueueType {
     CLASSIC,
@@ -35,8 +47,14 @@ public record AmqpSettings(String uri, String queue, QueueType queueType) {
     }
   }
 
+  /** Settings that reach the broker at the URI's own host and port. */
+  public AmqpSettings(String uri, String queue, QueueType queueType) {
+    this(uri, Defaults.AMQP_ADDRESSES, queue, queueType, Defaults.QUORUM_GROUP_SIZE);
+  }
+
   public AmqpSettings {
     Objects.requireNonNull(uri, "uri");
+    Objects.requireNonNull(addresses, "addresses");
     Objects.requireNonNull(queue, "queue");
     Objects.requireNonNull(queueType, "queueType");
     String scheme = URI.create(uri).getScheme();
@@ -47,17 +65,66 @@ public record AmqpSettings(String uri, String queue, QueueType queueType) {
     if (queue.isBlank() || queue.length() > 200) {
       throw new IllegalArgumentException(Keys.QUEUE + " must be 1 to 200 characters");
     }
+    if (quorumGroupSize < 0 || quorumGroupSize > 99) {
+      throw new IllegalArgumentException(Keys.QUORUM_GROUP_SIZE + " must be 0 to 99");
+    }
+    addresses = addresses.strip();
+    parseAddresses(addresses); // fails early, naming the setting
   }
 
   public static AmqpSettings from(Env env) {
     return new AmqpSettings(
         env.get(Keys.AMQP_URI, Defaults.AMQP_URI),
+        env.get(Keys.AMQP_ADDRESSES, Defaults.AMQP_ADDRESSES),
         env.get(Keys.QUEUE, Defaults.QUEUE),
-        QueueType.parse(env.get(Keys.QUEUE_TYPE, Defaults.QUEUE_TYPE)));
+        QueueType.parse(env.get(Keys.QUEUE_TYPE, Defaults.QUEUE_TYPE)),
+        env.getInt(Keys.QUORUM_GROUP_SIZE, Defaults.QUORUM_GROUP_SIZE, 0, 99));
   }
 
   public AmqpSettings withQueue(String otherQueue) {
-    return new AmqpSettings(uri, otherQueue, queueType);
+    return new AmqpSettings(uri, addresses, otherQueue, queueType, quorumGroupSize);
+  }
+
+  /** The same broker (URI, credentials, TLS) reached at {@code otherAddresses} instead. */
+  public AmqpSettings withAddresses(String otherAddresses) {
+    return new AmqpSettings(uri, otherAddresses, queue, queueType, quorumGroupSize);
+  }
+
+  /**
+   * Where to connect: the {@code addresses} list, else the URI's host and port (the scheme's
+   * default port when the URI names none).
+   */
+  public List<Address> addressList() {
+    if (!addresses.isEmpty()) {
+      return parseAddresses(addresses);
+    }
+    URI u = URI.create(uri);
+    int port = u.getPort() > 0 ? u.getPort() : (tls() ? 5671 : 5672);
+    return List.of(new Address(u.getHost() == null ? "localhost" : u.getHost(), port));
+  }
+
+  private static List<Address> parseAddresses(String list) {
+    if (list.isEmpty()) {
+      return List.of();
+    }
+    try {
+      List<Address> parsed = List.of(Address.parseAddresses(list));
+      for (Address a : parsed) {
+        if (a.getHost().isBlank() || a.getPort() == 0 || a.getPort() > 65535) {
+          throw new IllegalArgumentException("'" + a + "'");
+        }
+      }
+      return parsed;
+    } catch (RuntimeException e) {
+      throw new IllegalArgumentException(
+          Keys.AMQP_ADDRESSES
+              + " must be comma-separated host:port entries, was '"
+              + list
+              + "' ("
+              + e.getMessage()
+              + ")",
+          e);
+    }
   }
 
   /** The direct exchange the server publishes to. */
@@ -89,6 +156,14 @@ public record AmqpSettings(String uri, String queue, QueueType queueType) {
 
   @Override
   public String toString() {
-    return "AmqpSettings[uri=" + redactedUri() + ", queue=" + queue + ", type=" + queueType + "]";
+    return "AmqpSettings[uri="
+        + redactedUri()
+        + (addresses.isEmpty() ? "" : ", addresses=" + addresses)
+        + ", queue="
+        + queue
+        + ", type="
+        + queueType
+        + (quorumGroupSize > 0 ? ", quorumGroupSize=" + quorumGroupSize : "")
+        + "]";
   }
 }

@@ -7,8 +7,19 @@ package org.albumstore.common.config;
  */
 public final class Defaults {
   public static final String AMQP_URI = "amqp://guest:guest@127.0.0.1:5672/%2F";
+
+  /** Empty: the one host and port of the URI. */
+  public static final String AMQP_ADDRESSES = "";
+
   public static final String QUEUE = "albumstore.writes";
   public static final String QUEUE_TYPE = "classic";
+
+  /**
+   * 0: the broker's default (all nodes of the cluster). Not sent unless set, because RabbitMQ
+   * refuses to re-declare an existing queue with an argument it was not created with.
+   */
+  public static final int QUORUM_GROUP_SIZE = 0;
+
   public static final String JDBC_URL = "jdbc:postgresql://127.0.0.1:5432/albumstore";
   public static final String DB_USER = "postgres";
   public static final String DB_PASSWORD = "";

@@ -29,6 +29,17 @@ public final class ServiceOptions {
   String amqpUri;
 
   @Option(
+      names = "--amqp-addresses",
+      paramLabel = "HOST:PORT,...",
+      description =
+          "Broker nodes to connect to, comma-separated, in place of the URI's host and port (a"
+              + " cluster without one endpoint); credentials, vhost and TLS stay the URI's; none ="
+              + " the URI's host and port (env "
+              + Keys.AMQP_ADDRESSES
+              + "). Default: none")
+  String amqpAddresses;
+
+  @Option(
       names = "--queue",
       paramLabel = "NAME",
       description =
@@ -47,6 +58,17 @@ public final class ServiceOptions {
               + "). Default: "
               + Defaults.QUEUE_TYPE)
   String queueType;
+
+  @Option(
+      names = "--quorum-group-size",
+      paramLabel = "N",
+      description =
+          "Replicas of a new quorum queue, e.g. 3 on a 3-node cluster; 0 = the broker's default."
+              + " An existing queue must be declared as it was created (env "
+              + Keys.QUORUM_GROUP_SIZE
+              + "). Default: "
+              + Defaults.QUORUM_GROUP_SIZE)
+  Integer quorumGroupSize;
 
   @Option(
       names = "--jdbc-url",
@@ -73,8 +95,10 @@ public final class ServiceOptions {
   /** Puts the flags that were given into {@code overrides}, under their variable names. */
   public void putGiven(Map<String, String> overrides) {
     putIfGiven(overrides, Keys.AMQP_URI, amqpUri);
+    putIfGiven(overrides, Keys.AMQP_ADDRESSES, amqpAddresses);
     putIfGiven(overrides, Keys.QUEUE, queue);
     putIfGiven(overrides, Keys.QUEUE_TYPE, queueType);
+    putIfGiven(overrides, Keys.QUORUM_GROUP_SIZE, quorumGroupSize);
     putIfGiven(overrides, Keys.JDBC_URL, jdbcUrl);
     putIfGiven(overrides, Keys.DB_USER, dbUser);
     putIfGiven(overrides, Keys.DB_PASSWORD, dbPassword);

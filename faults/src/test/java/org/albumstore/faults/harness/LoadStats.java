@@ -22,6 +22,9 @@ public final class LoadStats {
   private final LongAdder writesAcked = new LongAdder();
   private final LongAdder writesGivenUp = new LongAdder();
   private final LongAdder wrongAlbumIds = new LongAdder();
+  private final LongAdder balancerErrors = new LongAdder();
+  private long lastOkNanos; // guarded by this
+  private long longestGapNanos; // guarded by this
   private final AtomicLong maxMillis = new AtomicLong();
   private final List<String> unexpected = new ArrayList<>();
   private final java.util.Queue<Long> refusalMillis =
@@ -61,6 +64,15 @@ public final class LoadStats {
     unexpected(what);
   }
 
+  /** 502/504 from a load balancer: retried like an I/O error, never counted as an answer. */
+  void balancerError() {
+    balancerErrors.increment();
+  }
+
+  public long balancerErrors() {
+    return balancerErrors.sum();
+  }
+
   void gaveUp() {
     writesGivenUp.increment();
   }
@@ -92,6 +104,18 @@ public final class LoadStats {
     Map<Integer, Long> m = new TreeMap<>();
     statuses.forEach((k, v) -> m.put(k, v.sum()));
     return m;
+  }
+
+  /** The longest time between two 200s (or from the start to the first), in ms. */
+  public synchronized long longestWithoutOkMillis() {
+    return longestGapNanos / 1_000_000;
+  }
+
+  synchronized void okAt(long nanos) {
+    if (lastOkNanos != 0) {
+      longestGapNanos = Math.max(longestGapNanos, nanos - lastOkNanos);
+    }
+    lastOkNanos = nanos;
   }
 
   public long ioErrors() {

@@ -69,6 +69,11 @@ public final class ServerProcess implements AutoCloseable {
     return baseUrl;
   }
 
+  /** SIGKILL: no drain, no answer to what is in flight; returns once the process is gone. */
+  public void kill() throws InterruptedException {
+    process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+  }
+
   /** SIGTERM and a bounded wait; the exit status. */
   public int stop() throws InterruptedException {
     process.destroy();

@@ -149,6 +149,12 @@ public final class WriteLoad {
         r = null;
       }
       long sleep;
+      if (r != null && (r.status() == 502 || r.status() == 504)) {
+        // A load balancer's answer when the server it chose failed mid-request (killed): as an
+        // I/O error, the outcome is unknown and the same Idempotency-Key is sent again.
+        stats.balancerError();
+        r = null;
+      }
       if (r != null) {
         stats.answered(r);
         observer.accept(r);
@@ -161,6 +167,7 @@ public final class WriteLoad {
             }
           }
           stats.acked();
+          stats.okAt(System.nanoTime());
           return Outcome.ACKED;
         }
         if (r.status() != 503) {

@@ -76,7 +76,7 @@ public final class BrokerConnector implements AutoCloseable {
       // replay it on that closed channel after a reconnect and log errors. It is declared again
       // explicitly after each recovery instead (see watch()).
       factory.setTopologyRecoveryEnabled(false);
-      c = factory.newConnection(connectionName);
+      c = AmqpConnections.open(factory, settings, connectionName);
       declareTopology(c);
       watch(c);
       connection = c;

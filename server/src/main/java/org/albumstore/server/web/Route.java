@@ -24,8 +24,10 @@ public record Route(Resource resource, List<String> params) {
     VOTE("POST"),
     /** {@code /review/{albumID}}: GET the counts. */
     REVIEW_COUNTS("GET"),
-    /** {@code /health}: GET the state of the broker and the database. */
+    /** {@code /health}: GET whether this server takes requests (readiness). */
     HEALTH("GET"),
+    /** {@code /health/live}: GET whether the process answers at all (liveness). */
+    LIVENESS("GET"),
     UNKNOWN(null);
 
     private final String method;
@@ -62,6 +64,9 @@ public record Route(Resource resource, List<String> params) {
         }
         return n == 3 ? new Route(Resource.VOTE, s.subList(1, 3)) : unknown();
       case "health":
+        if (n == 2 && s.get(1).equals("live")) {
+          return new Route(Resource.LIVENESS, List.of());
+        }
         return n == 1 ? new Route(Resource.HEALTH, List.of()) : unknown();
       default:
         return unknown();

@@ -33,6 +33,8 @@ class RouteTest {
         "/review/like/42/      | UNKNOWN       | ",
         "/review/like/42/extra | UNKNOWN       | ",
         "/health               | HEALTH        | ",
+        "/health/live          | LIVENESS      | ",
+        "/health/live/         | UNKNOWN       | ",
         "/health/x             | UNKNOWN       | ",
         "/                     | UNKNOWN       | ",
         "/Albums               | UNKNOWN       | ",
@@ -54,7 +56,14 @@ class RouteTest {
   }
 
   @ParameterizedTest
-  @CsvSource({"ALBUMS,POST", "ALBUM,GET", "VOTE,POST", "REVIEW_COUNTS,GET", "HEALTH,GET"})
+  @CsvSource({
+    "ALBUMS,POST",
+    "ALBUM,GET",
+    "VOTE,POST",
+    "REVIEW_COUNTS,GET",
+    "HEALTH,GET",
+    "LIVENESS,GET"
+  })
   void eachResourceServesOneMethod(Resource resource, String method) {
     assertThat(resource.method()).isEqualTo(method);
   }

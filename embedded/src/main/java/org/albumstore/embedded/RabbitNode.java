@@ -1,4 +1,4 @@
-package org.albumstore.common.testing;
+package org.albumstore.embedded;
 
 import java.io.IOException;
 import java.net.InetAddress;
@@ -19,10 +19,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A RabbitMQ node of the RabbitMQ installed on this machine, started for a test and stopped by it:
- * its own node name, distribution port, configuration file, plugins, Erlang cookie and directories,
- * so it never touches the machine's own node ({@code rabbit@localhost}) nor its files. Several
- * nodes built with the same cookie can be clustered with {@link #ctl}.
+ * A RabbitMQ node of the RabbitMQ installed on this machine, started and stopped by a test or by
+ * the cluster stack ({@link RabbitCluster}): its own node name, distribution port, configuration
+ * file, plugins, Erlang cookie and directories, so it never touches the machine's own node ({@code
+ * rabbit@localhost}) nor its files. Several nodes built with the same cookie can be clustered with
+ * {@link #ctl}.
  *
  * <p>How it stays apart from the installed node: the node runs the installation's inner scripts
  * ({@code /usr/lib/rabbitmq/bin} on Debian, not the {@code /usr/sbin} wrappers that switch to the
@@ -52,6 +53,7 @@ public final class RabbitNode implements AutoCloseable {
   private final Path installation;
   private final Map<String, String> env;
   private final Process process;
+  private final Builder builder;
 
   /** Where each running {@code rabbitmqctl} writes its output. */
   private final Map<Process, Path> outputs = new java.util.concurrent.ConcurrentHashMap<>();
@@ -60,7 +62,13 @@ public final class RabbitNode implements AutoCloseable {
   private final Thread stopAtExit = new Thread(this::closeQuietly, "rabbit-node-stop");
 
   private RabbitNode(
-      String nodeName, Path dir, Path installation, Map<String, String> env, Process process) {
+      String nodeName,
+      Path dir,
+      Path installation,
+      Map<String, String> env,
+      Process process,
+      Builder builder) {
+    this.builder = builder;
     this.nodeName = nodeName;
     this.dir = dir;
     this.installation = installation;
@@ -122,7 +130,8 @@ public final class RabbitNode implements AutoCloseable {
 
     private Builder(String name, Path dir) {
       this.name = name;
-      this.dir = dir;
+      // Absolute: the node runs in this directory, and HOME (its cookie) is resolved from there.
+      this.dir = dir.toAbsolutePath();
     }
 
     /** Lines of {@code rabbitmq.conf} (listeners, TLS options, ...). */
@@ -206,7 +215,7 @@ public final class RabbitNode implements AutoCloseable {
               "RABBITMQ_SERVER_ADDITIONAL_ERL_ARGS", "-kernel inet_dist_use_interface {127,0,0,1}");
       long t0 = System.nanoTime();
       Process process = pb.start();
-      RabbitNode node = new RabbitNode(nodeName, dir, installation, Map.copyOf(env), process);
+      RabbitNode node = new RabbitNode(nodeName, dir, installation, Map.copyOf(env), process, this);
       Runtime.getRuntime().addShutdownHook(node.stopAtExit);
       try {
         node.awaitStartup(startTimeout);
@@ -296,6 +305,34 @@ public final class RabbitNode implements AutoCloseable {
     String text = Files.readString(out, StandardCharsets.UTF_8).strip();
     Files.deleteIfExists(out);
     return text;
+  }
+
+  /**
+   * The crash: SIGKILL for the node's Erlang VM and its start script, no clean leave from the
+   * cluster; returns once they are gone.
+   */
+  public void kill() throws InterruptedException {
+    try {
+      Runtime.getRuntime().removeShutdownHook(stopAtExit);
+    } catch (IllegalStateException e) {
+      // The JVM is shutting down; the hook finds the node gone.
+    }
+    Optional<ProcessHandle> beam = beamProcess();
+    beam.ifPresent(ProcessHandle::destroyForcibly);
+    process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+    while (beam.isPresent() && beam.get().isAlive() && System.nanoTime() < deadline) {
+      Thread.sleep(20);
+    }
+    log.info("RabbitMQ node {} killed (SIGKILL)", nodeName);
+  }
+
+  /**
+   * Starts this node again after {@link #kill} or {@link #close}: same name, files, AMQP port,
+   * configuration and cookie, so it rejoins its cluster with its data.
+   */
+  public RabbitNode restart() throws IOException, InterruptedException {
+    return builder.start();
   }
 
   public String nodeName() {

@@ -1,0 +1,87 @@
+#!/usr/bin/env bash
+# Issue 13: the real price of replication. rabbitmq-perf-test publishing with confirms (and one
+# consumer: end to end) to a classic queue on one node, a quorum queue on one node, and a quorum
+# queue with 3 members on a 3-node cluster; repeats interleaved, order rotated.
+#
+#   bench/replication.sh [REPS=3] [SECONDS=30] [PRODUCERS=4] [CONFIRM_WINDOW=100]
+#
+# The nodes are the installed RabbitMQ's, started for this script (RabbitClusterMain of the local
+# jar: the same code as the tests and the cluster stack), never the machine's own node.
+# Writes results/${REPLICATION_NAME:-replication}/{data.csv,summary.json}.
+source "$(dirname "$0")/lib.sh"
+REPS="${1:-3}"; SECONDS_RUN="${2:-30}"; PRODUCERS="${3:-4}"; WINDOW="${4:-100}"
+NAME="${REPLICATION_NAME:-replication}"
+OUT="$RESULTS/$NAME"; mkdir -p "$OUT"
+LOCAL_JAR="${LOCAL_JAR:-$REPO/local/target/albumstore-local.jar}"
+[[ -f "$LOCAL_JAR" ]] || { echo "missing $LOCAL_JAR: run 'mvn -B -pl local -am package -DskipTests'" >&2; exit 2; }
+require_perftest
+PT_CP="$(printf '%s:' "$PERFTEST_DIR"/*.jar)"
+
+# Starts a cluster of $1 nodes in the background; prints the PIDs to stop (the launcher, and the
+# sleep that holds its stdin open) and the nodes' addresses. Called in $(...): the caller records
+# the PIDs for the EXIT trap.
+start_cluster() {
+  local n="$1" dir="$WORK/$NAME-cluster$1-$$" fifo line pid holder
+  rm -rf "$dir"; mkdir -p "$dir"; fifo="$dir/stdin"; mkfifo "$fifo"
+  sleep 100000 >"$fifo" &
+  holder=$!
+  java -Xmx128m -cp "$LOCAL_JAR" org.albumstore.embedded.RabbitClusterMain "$n" "$dir/nodes" \
+    <"$fifo" >"$dir/out" 2>"$dir/log" &
+  pid=$!
+  for _ in $(seq 1 240); do
+    line=$(grep -m1 '^addresses ' "$dir/out" 2>/dev/null || true)
+    [[ -n "$line" ]] && break
+    kill -0 "$pid" 2>/dev/null || { tail -20 "$dir/log" >&2; kill "$holder"; exit 3; }
+    sleep 0.5
+  done
+  [[ -n "$line" ]] || { echo "cluster of $n did not start" >&2; kill "$pid" "$holder"; exit 3; }
+  echo "$pid $holder ${line#addresses }"
+}
+
+read -r pid1 hold1 addr1 <<<"$(start_cluster 1)"; BENCH_PIDS+=("$pid1" "$hold1")
+read -r pid3 hold3 addr3 <<<"$(start_cluster 3)"; BENCH_PIDS+=("$pid3" "$hold3")
+port1="${addr1%%,*}"; port1="${port1##*:}"
+port3="${addr3%%,*}"; port3="${port3##*:}"
+log "1 node: $addr1; 3 nodes: $addr3"
+
+variants=("classic-1node $port1 classic" "quorum-1node $port1 quorum" "quorum-3nodes $port3 quorum")
+echo "variant,rep,publish_msgs_per_s,consume_msgs_per_s,confirm_p50_us,confirm_p99_us,load1" >"$OUT/data.csv"
+for ((rep = 1; rep <= REPS; rep++)); do
+  n=${#variants[@]}
+  for ((k = 0; k < n; k++)); do
+    read -r label port type <<<"${variants[$(((k + rep - 1) % n))]}"
+    q="bench.replication.$label.$rep.$$"
+    qflag=(-f persistent)
+    [[ "$type" == quorum ]] && qflag=(--quorum-queue)
+    load1=$(cut -d' ' -f1 /proc/loadavg)
+    logf="$WORK/$NAME-$label-r$rep.log"
+    timeout $((SECONDS_RUN + 120)) java -Xmx512m -cp "$PT_CP" com.rabbitmq.perf.PerfTest \
+      --uri "amqp://guest:guest@127.0.0.1:$port/%2F" -x "$PRODUCERS" -y 1 -u "$q" "${qflag[@]}" \
+      -c "$WINDOW" -s 1000 -z "$SECONDS_RUN" -ad false >"$logf" 2>&1 || true
+    pub=$(grep -Eo 'sending rate avg: [0-9]+' "$logf" | grep -Eo '[0-9]+$' | tail -1)
+    con=$(grep -Eo 'receiving rate avg: [0-9]+' "$logf" | grep -Eo '[0-9]+$' | tail -1)
+    # "confirm latency min/median/75th/95th/99th 123/456/... µs" (the last summary line)
+    lat=$(grep -Eo 'confirm latency min/median/75th/95th/99th [0-9/]+' "$logf" | tail -1 | awk '{print $NF}')
+    p50=$(cut -d/ -f2 <<<"${lat:-nan/nan/nan/nan/nan}")
+    p99=$(cut -d/ -f5 <<<"${lat:-nan/nan/nan/nan/nan}")
+    log "rep $rep $label: publish ${pub:-nan}/s, consume ${con:-nan}/s, confirm p50 $p50 us"
+    echo "$label,$rep,${pub:-nan},${con:-nan},$p50,$p99,$load1" >>"$OUT/data.csv"
+  done
+done
+
+python3 - "$OUT" <<'PY' | tee "$OUT/table.md"
+import csv, json, statistics as st, sys
+out = sys.argv[1]
+rows = list(csv.DictReader(open(f"{out}/data.csv")))
+def med(label, col):
+    v = [float(r[col]) for r in rows if r["variant"] == label and r[col] not in ("", "nan")]
+    return st.median(v) if v else None
+summary = {}
+print("| variant | publish msg/s (confirms) | end to end msg/s | confirm p50 µs | confirm p99 µs |")
+print("|---|---|---|---|---|")
+for label in dict.fromkeys(r["variant"] for r in rows):
+    m = {c: med(label, c) for c in ("publish_msgs_per_s", "consume_msgs_per_s", "confirm_p50_us", "confirm_p99_us")}
+    summary[label] = m
+    print(f"| {label} | " + " | ".join("n/a" if x is None else f"{x:.0f}" for x in m.values()) + " |")
+json.dump(summary, open(f"{out}/summary.json", "w"), indent=2)
+PY

@@ -1,0 +1,398 @@
+package org.albumstore.faults;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.albumstore.common.config.AmqpSettings;
+import org.albumstore.common.config.AmqpSettings.QueueType;
+import org.albumstore.common.config.DatabaseSettings;
+import org.albumstore.common.config.Keys;
+import org.albumstore.common.testing.ExternalTools;
+import org.albumstore.common.testing.TestServices;
+import org.albumstore.embedded.HaProxy;
+import org.albumstore.embedded.RabbitCluster;
+import org.albumstore.embedded.RabbitNode;
+import org.albumstore.faults.harness.ApiClient;
+import org.albumstore.faults.harness.Audit;
+import org.albumstore.faults.harness.ConsumerProcess;
+import org.albumstore.faults.harness.LoadChecks;
+import org.albumstore.faults.harness.LoadStats;
+import org.albumstore.faults.harness.Paths;
+import org.albumstore.faults.harness.ServerProcess;
+import org.albumstore.faults.harness.Summary;
+import org.albumstore.faults.harness.WriteLoad;
+import org.apache.hc.core5.util.Timeout;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The cluster topology broken the ways production breaks, each under load through the balancer:
+ * three RabbitMQ nodes (quorum queue, 3 members) behind HAProxy in {@code mode tcp}, two server
+ * processes behind HAProxy in {@code mode http} ({@code leastconn}, {@code /health}), consumer
+ * processes, the shared test database. Every scenario ends with the ledger audit exact: every
+ * acknowledged write applied once, nothing counted twice.
+ *
+ * <p>The cluster and the balancer are shared by the scenarios (starting three nodes takes half a
+ * minute); each scenario has its own queue, servers and consumers.
+ */
+class ClusterFaultsIT {
+  private static final int SERVERS = 2;
+  private static final Duration DRAIN_DELAY = Duration.ofSeconds(3);
+
+  private static RabbitCluster brokers;
+  private static HaProxy balancer;
+  private static final List<Integer> serverPorts = new ArrayList<>();
+  private static DatabaseSettings db;
+
+  @BeforeAll
+  static void startCluster() throws Exception {
+    ExternalTools tools = ExternalTools.system();
+    tools.requireThat(
+        RabbitCluster.installed(),
+        "RabbitMQ (apt-get install rabbitmq-server)",
+        "the cluster fault scenarios (3 RabbitMQ nodes)");
+    tools.requireThat(
+        HaProxy.executable().isPresent(),
+        "HAProxy (apt-get install haproxy)",
+        "the cluster fault scenarios' balancer");
+    String id = UUID.randomUUID().toString().substring(0, 8);
+    Path dir = Paths.outputDir().resolve("cluster-" + id);
+    db = TestServices.database();
+    brokers = RabbitCluster.start("albumstore-faults-" + id, 3, dir.resolve("rabbit"));
+    for (int i = 0; i < SERVERS; i++) {
+      serverPorts.add(RabbitNode.freePort());
+    }
+    balancer = HaProxy.start(dir.resolve("haproxy"), serverPorts, brokers.amqpPorts());
+  }
+
+  @AfterAll
+  static void stopCluster() throws Exception {
+    if (balancer != null) {
+      balancer.close();
+    }
+    if (brokers != null) {
+      brokers.close();
+    }
+  }
+
+  @Test
+  void scenario3_aServerKilledMidRunCostsRetriesOnTheOtherServerAndNothingIsCountedTwice()
+      throws Exception {
+    try (World w = new World("s3-server-kill")) {
+      w.startServers();
+      w.startConsumer();
+      w.startConsumer();
+      WriteLoad load = w.load();
+      try {
+        load.awaitAcked(load.plannedWrites() / 3, Duration.ofSeconds(60));
+        boolean midRun = !load.isDone();
+        w.servers.get(0).kill();
+        load.awaitDone(Duration.ofSeconds(120));
+        World.End end = w.finish(load);
+        Summary.record(end.line("scenario C3 (server SIGKILL mid-run, 2 servers behind HAProxy)"));
+
+        assertThat(midRun).as("the kill came while the load was running").isTrue();
+        LoadChecks.assertClean(load.stats());
+        assertThat(end.audit().passed()).as(end.audit().verdict()).isTrue();
+      } finally {
+        load.interrupt();
+      }
+    }
+  }
+
+  @Test
+  void scenario4_aRollingRestartOfTheServersFailsNoRequest() throws Exception {
+    try (World w = new World("s4-server-rolling")) {
+      w.startServers();
+      w.startConsumer();
+      WriteLoad load = w.load();
+      try {
+        load.awaitAcked(load.plannedWrites() / 5, Duration.ofSeconds(60));
+        boolean midRun = !load.isDone();
+        for (int i = 0; i < SERVERS; i++) {
+          int exit = w.servers.get(i).stop(); // SIGTERM: not ready, drain, in-flight, stop
+          assertThat(exit).as("server " + (i + 1) + " exit after SIGTERM").isIn(0, 143);
+          w.restartServer(i);
+        }
+        load.awaitDone(Duration.ofSeconds(120));
+        World.End end = w.finish(load);
+        Summary.record(end.line("scenario C4 (rolling restart of both servers, SIGTERM + drain)"));
+
+        assertThat(midRun).as("the restarts came while the load was running").isTrue();
+        LoadChecks.assertClean(load.stats());
+        LoadStats s = load.stats();
+        assertThat(s.status(503)).as("503s during a rolling restart: " + s).isZero();
+        assertThat(s.balancerErrors()).as("502/504 from the balancer: " + s).isZero();
+        assertThat(s.ioErrors()).as("I/O errors: " + s).isZero();
+        assertThat(end.audit().passed()).as(end.audit().verdict()).isTrue();
+      } finally {
+        load.interrupt();
+      }
+    }
+  }
+
+  @Test
+  void scenario5_aConsumerKilledAndAnotherAddedMidRunLoseNothingAndCountNothingTwice()
+      throws Exception {
+    try (World w = new World("s5-consumer-kill-add")) {
+      w.startServers();
+      // Long batch waits: the killed consumer holds deliveries it has not acknowledged.
+      ConsumerProcess first = w.startConsumer("--batch-wait-ms", "200");
+      w.startConsumer("--batch-wait-ms", "200");
+      WriteLoad load = w.load();
+      try {
+        load.awaitAcked(load.plannedWrites() / 3, Duration.ofSeconds(60));
+        boolean midRun = !load.isDone();
+        first.kill();
+        w.startConsumer(); // a consumer instance added mid-run
+        load.awaitDone(Duration.ofSeconds(120));
+        World.End end = w.finish(load);
+        Summary.record(end.line("scenario C5 (consumer SIGKILL and a consumer added mid-run)"));
+
+        assertThat(midRun).as("the kill came while the load was running").isTrue();
+        LoadChecks.assertClean(load.stats());
+        assertThat(end.audit().passed()).as(end.audit().verdict()).isTrue();
+        assertThat(end.redeliveries()).as("redeliveries after the kill").isPositive();
+      } finally {
+        load.interrupt();
+      }
+    }
+  }
+
+  @Test
+  void scenario1_theQuorumLeadersNodeKilledMidRunAndBackLosesNothingAndCountsNothingTwice()
+      throws Exception {
+    try (World w = new World("s1-leader-kill")) {
+      w.startServers();
+      w.startConsumer();
+      w.startConsumer();
+      WriteLoad load = w.load();
+      try {
+        load.awaitAcked(load.plannedWrites() / 4, Duration.ofSeconds(60));
+        boolean midRun = !load.isDone();
+        String leader = brokers.leaderOf(w.amqp.queue()).orElseThrow();
+        int node = brokers.indexOf(leader);
+        brokers.kill(node);
+        long down = System.nanoTime();
+        Thread.sleep(5_000); // down for a while: the other two elect a leader and carry on
+        brokers.restart(node);
+        long downMillis = (System.nanoTime() - down) / 1_000_000;
+        load.awaitDone(Duration.ofSeconds(180));
+        World.End end = w.finish(load);
+        String newLeader = brokers.leaderOf(w.amqp.queue()).orElse("none");
+        Summary.record(
+            end.line(
+                "scenario C1 (quorum leader's node SIGKILL, down (restart included) "
+                    + downMillis
+                    + " ms, back; leader was "
+                    + leader
+                    + ", is "
+                    + newLeader
+                    + ")"));
+
+        assertThat(midRun).as("the kill came while the load was running").isTrue();
+        LoadChecks.assertClean(load.stats());
+        assertThat(end.audit().passed()).as(end.audit().verdict()).isTrue();
+      } finally {
+        load.interrupt();
+      }
+    }
+  }
+
+  @Test
+  void scenario2_aRollingRestartOfTheThreeBrokerNodesLosesNothingAndCountsNothingTwice()
+      throws Exception {
+    try (World w = new World("s2-broker-rolling")) {
+      w.startServers();
+      w.startConsumer();
+      w.startConsumer();
+      // Paced to outlast three node restarts (about ten seconds each here).
+      WriteLoad load = w.load(60, 700);
+      try {
+        load.awaitAcked(load.plannedWrites() / 10, Duration.ofSeconds(60));
+        long t0 = System.nanoTime();
+        for (int i = 0; i < brokers.nodes().size(); i++) {
+          brokers.stop(i); // rabbitmqctl stop: Amazon MQ's maintenance window, one node at a time
+          brokers.restart(i);
+        }
+        long rollingMillis = (System.nanoTime() - t0) / 1_000_000;
+        boolean midRun = !load.isDone();
+        load.awaitDone(Duration.ofSeconds(180));
+        World.End end = w.finish(load);
+        Summary.record(
+            end.line(
+                "scenario C2 (rolling restart of the 3 broker nodes, "
+                    + rollingMillis
+                    + " ms in all)"));
+
+        assertThat(midRun).as("the load outlasted the rolling restart").isTrue();
+        LoadChecks.assertClean(load.stats());
+        assertThat(end.audit().passed()).as(end.audit().verdict()).isTrue();
+      } finally {
+        load.interrupt();
+      }
+    }
+  }
+
+  /** One scenario's queue, server processes and consumer processes on the shared cluster. */
+  private static final class World implements AutoCloseable {
+    final String name;
+    final String runId;
+    final AmqpSettings amqp;
+    final List<ServerProcess> servers = new ArrayList<>();
+    final List<ConsumerProcess> consumers = new ArrayList<>();
+    private ApiClient api;
+
+    World(String name) {
+      this.name = name;
+      this.runId =
+          name.replaceAll("[^A-Za-z0-9]", "") + UUID.randomUUID().toString().substring(0, 6);
+      this.amqp =
+          new AmqpSettings(
+              "amqp://guest:guest@127.0.0.1:" + balancer.amqpPort() + "/%2F",
+              "",
+              "faults.cluster." + runId,
+              QueueType.QUORUM,
+              3);
+    }
+
+    String balancerUrl() {
+      return "http://127.0.0.1:" + balancer.httpPort() + "/albumstore";
+    }
+
+    void startServers() throws Exception {
+      for (int i = 0; i < SERVERS; i++) {
+        servers.add(startServer(i));
+      }
+      awaitInRotation();
+    }
+
+    private ServerProcess startServer(int i) throws Exception {
+      Map<String, String> env = new HashMap<>(TestServices.overrides(amqp, db));
+      env.put(Keys.AMQP_ADDRESSES, amqp.addresses());
+      env.put(Keys.QUORUM_GROUP_SIZE, Integer.toString(amqp.quorumGroupSize()));
+      env.put(Keys.HTTP_PORT, Integer.toString(serverPorts.get(i)));
+      env.put("ALBUMSTORE_DRAIN_DELAY_MS", Long.toString(DRAIN_DELAY.toMillis()));
+      return ServerProcess.start(name + "-server-" + (i + 1), env);
+    }
+
+    void restartServer(int i) throws Exception {
+      servers.set(i, startServer(i));
+      awaitInRotation();
+    }
+
+    /** Every server answers its own /health, and the balancer has seen it pass twice. */
+    private void awaitInRotation() throws Exception {
+      HttpClient http = HttpClient.newHttpClient();
+      long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+      for (int port : serverPorts) {
+        URI health = URI.create("http://127.0.0.1:" + port + "/albumstore/health");
+        while (true) {
+          try {
+            if (http.send(
+                        HttpRequest.newBuilder(health).build(),
+                        HttpResponse.BodyHandlers.discarding())
+                    .statusCode()
+                == 200) {
+              break;
+            }
+          } catch (java.io.IOException e) {
+            // not listening yet
+          }
+          if (System.nanoTime() > deadline) {
+            throw new IllegalStateException("server on port " + port + " not UP within 60 s");
+          }
+          Thread.sleep(100);
+        }
+      }
+      Thread.sleep(2_500); // HAProxy: rise 2 at inter 1s
+    }
+
+    ConsumerProcess startConsumer(String... extraArgs) throws Exception {
+      List<String> args = new ArrayList<>(List.of("--metrics-port", "-1")); // several at once
+      args.addAll(List.of(extraArgs));
+      ConsumerProcess p =
+          ConsumerProcess.start(
+              name + "-consumer-" + (consumers.size() + 1),
+              amqp,
+              db,
+              // The queue is declared by whichever side starts first, with the same arguments.
+              Map.of(Keys.QUORUM_GROUP_SIZE, Integer.toString(amqp.quorumGroupSize())),
+              args.toArray(String[]::new));
+      consumers.add(p);
+      return p;
+    }
+
+    /** 16 writers through the balancer, paced so that the run lasts a few seconds. */
+    WriteLoad load() {
+      return load(40, 100);
+    }
+
+    WriteLoad load(int iterations, long pauseMillis) {
+      api = new ApiClient(balancerUrl(), 32, Timeout.ofSeconds(15));
+      return new WriteLoad(api, runId, 16, iterations, pauseMillis, Duration.ofSeconds(90), null)
+          .start();
+    }
+
+    record End(Audit.Result audit, long redeliveries, LoadStats stats) {
+      String line(String scenario) {
+        long retries = stats.requests() - stats.writesAcked() - stats.writesGivenUp();
+        return Summary.loadLine(
+            scenario,
+            stats,
+            redeliveries,
+            audit,
+            "retries "
+                + retries
+                + ", balancer 502/504s "
+                + stats.balancerErrors()
+                + ", longest without a 200 "
+                + stats.longestWithoutOkMillis()
+                + " ms");
+      }
+    }
+
+    /** Drain, SIGTERM every consumer still running, audit; the run's rows are deleted. */
+    End finish(WriteLoad load) throws Exception {
+      try (Audit audit = new Audit(load.ledger(), amqp, db)) {
+        try {
+          audit.awaitDrained(Duration.ofSeconds(120));
+          long redeliveries = 0;
+          for (ConsumerProcess c : consumers) {
+            if (c.isAlive()) {
+              c.terminate(Duration.ofSeconds(30));
+            }
+            redeliveries += Math.max(0, c.stoppedCounter("redelivered"));
+          }
+          return new End(audit.check(0), redeliveries, load.stats());
+        } finally {
+          audit.deleteRows();
+        }
+      }
+    }
+
+    @Override
+    public void close() throws Exception {
+      for (ConsumerProcess c : consumers) {
+        c.close();
+      }
+      for (ServerProcess s : servers) {
+        s.close();
+      }
+      if (api != null) {
+        api.close();
+      }
+    }
+  }
+}

@@ -1,0 +1,388 @@
+package org.albumstore.local;
+
+import com.zaxxer.hikari.HikariDataSource;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.albumstore.client.ClientMain;
+import org.albumstore.client.ClientResult;
+import org.albumstore.common.config.AmqpSettings;
+import org.albumstore.common.config.AmqpSettings.QueueType;
+import org.albumstore.common.config.DatabaseSettings;
+import org.albumstore.common.config.Defaults;
+import org.albumstore.common.config.Env;
+import org.albumstore.common.config.Keys;
+import org.albumstore.common.db.Databases;
+import org.albumstore.common.db.Schema;
+import org.albumstore.consumer.ConsumerMain;
+import org.albumstore.consumer.metrics.MetricsSettings;
+import org.albumstore.embedded.HaProxy;
+import org.albumstore.embedded.RabbitCluster;
+import org.albumstore.embedded.RabbitNode;
+import org.albumstore.embedded.Resolved;
+import org.albumstore.embedded.ServiceResolver;
+import org.albumstore.embedded.Source;
+import org.albumstore.local.LocalStack.StoppedException;
+import org.albumstore.server.AlbumStoreServer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * {@code --topology cluster}: the AWS topology in miniature on this machine, from the real engines.
+ *
+ * <pre>
+ *  client -HTTP-> HAProxy http (leastconn, /health) -> N server JVMs
+ *                                                          | AMQP, confirms
+ *                                                          v
+ *              HAProxy tcp (one endpoint) -> 3 RabbitMQ nodes (quorum queue, 3 members)
+ *                                                          | AMQP
+ *                                                          v
+ *       PostgreSQL (local or embedded) <-JDBC- M consumer JVMs
+ * </pre>
+ *
+ * <p>Why child JVMs started from this jar's own class path rather than threads of this JVM: an
+ * instance must be killable on its own ({@code kill -9} a server, a consumer) and stopped by
+ * SIGTERM as a supervisor would, which threads cannot show. Why one HAProxy for both: one process
+ * to stop; the two frontends are independent ({@link HaProxy}).
+ *
+ * <p>The broker nodes are always started here (never the configured or local broker): a cluster
+ * cannot be made from a node this run does not own. The database is resolved as for the single
+ * stack.
+ */
+final class ClusterRun implements Launch {
+  private static final Logger log = LoggerFactory.getLogger(ClusterRun.class);
+
+  static final int STEPS = 6;
+
+  /** A server JVM's start: Tomcat, the first broker connection through HAProxy, the pool. */
+  static final Duration SERVER_START_LIMIT = Duration.ofSeconds(90);
+
+  /** Longer than a server's drain delay plus its in-flight wait, and a consumer's last batch. */
+  static final Duration INSTANCE_STOP_LIMIT = Duration.ofSeconds(30);
+
+  private final LaunchCommand options;
+  private final Env env;
+  private final PrintStream out;
+  private final PrintStream err;
+  private final LocalStack stack;
+  private final CountDownLatch done = new CountDownLatch(1);
+  private final CountDownLatch clientDone = new CountDownLatch(1);
+  private final AtomicBoolean stopStarted = new AtomicBoolean();
+  private volatile boolean clientStarting;
+  private volatile boolean stopRequested;
+  private volatile Started started;
+
+  /** What was started, for the client and for tests that break it. */
+  record Started(
+      Resolved<DatabaseSettings> database,
+      RabbitCluster brokers,
+      HaProxy balancer,
+      AmqpSettings amqp,
+      List<ChildJvm> servers,
+      List<Integer> serverPorts,
+      List<ChildJvm> consumers,
+      Path dir) {
+
+    String balancerUrl() {
+      return "http://127.0.0.1:" + balancer.httpPort() + Defaults.CONTEXT_PATH;
+    }
+  }
+
+  ClusterRun(LaunchCommand options, Env env, PrintStream out, PrintStream err) {
+    this.options = options;
+    this.env = env;
+    this.out = out;
+    this.err = err;
+    this.stack = new LocalStack(out);
+  }
+
+  @Override
+  public int call() {
+    boolean ok = false;
+    try {
+      out.printf(
+          Locale.ROOT,
+          "Album Store as a cluster on this machine: database, %d RabbitMQ nodes, HAProxy, %d"
+              + " servers, %d consumers, then the load client. Ctrl-C stops everything.%n",
+          options.brokerNodes,
+          options.servers,
+          options.consumers);
+      Started s = start();
+      started = s;
+      int code = runClient(s);
+      ok = code == 0;
+      return code;
+    } catch (StoppedException e) {
+      out.println(e.getMessage());
+      return 130;
+    } catch (IllegalArgumentException e) {
+      err.println("error: " + e.getMessage());
+      return 2;
+    } catch (IllegalStateException e) {
+      err.println("error: " + e.getMessage());
+      return 3;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      err.println("interrupted");
+      return 130;
+    } catch (Exception e) {
+      log.error("the cluster could not be started", e);
+      err.println("error: " + e);
+      return 3;
+    } finally {
+      try {
+        stack.close(LocalMain.SHUTDOWN_LIMIT);
+        Started s = started;
+        if (s != null && ok) {
+          deleteRecursively(s.dir); // the nodes' data and the logs: nothing to look at
+        } else if (s != null) {
+          out.println("logs of the nodes, HAProxy and the instances kept in " + s.dir);
+        }
+      } finally {
+        done.countDown();
+      }
+    }
+  }
+
+  /** Checks the options and the tools, then starts every part in order. */
+  Started start() throws Exception {
+    options.checkCluster();
+    if (!RabbitCluster.installed()) {
+      throw new IllegalStateException(
+          "--topology cluster needs RabbitMQ installed (Debian/Ubuntu: apt-get install"
+              + " rabbitmq-server; macOS: brew install rabbitmq)");
+    }
+    if (HaProxy.executable().isEmpty()) {
+      throw new IllegalStateException(
+          "--topology cluster needs HAProxy installed (Debian/Ubuntu: apt-get install haproxy;"
+              + " macOS: brew install haproxy)");
+    }
+    String queue = env.get(Keys.QUEUE, Defaults.QUEUE);
+    ServiceResolver resolver = new ServiceResolver(env, options.embedded);
+    resolver.databaseSource();
+    String runId = UUID.randomUUID().toString().substring(0, 8);
+    Path dir = Files.createTempDirectory("albumstore-cluster-" + runId + "-");
+
+    long t0 = System.nanoTime();
+    Resolved<DatabaseSettings> database = resolver.resolveDatabase();
+    if (database.source() == Source.EMBEDDED) {
+      stack.add("embedded PostgreSQL", database);
+    }
+    applySchema(database.settings());
+    step(1, database.description() + "; schema applied", t0);
+
+    stack.checkRunning("broker nodes");
+    t0 = System.nanoTime();
+    RabbitCluster brokers =
+        stack.add(
+            "RabbitMQ cluster",
+            RabbitCluster.start("albumstore-" + runId, options.brokerNodes, dir.resolve("rabbit")));
+    step(
+        2,
+        "brokers: "
+            + options.brokerNodes
+            + " RabbitMQ nodes clustered on ports "
+            + brokers.amqpPorts()
+            + " (partition handling "
+            + RabbitCluster.PARTITION_HANDLING
+            + ")",
+        t0);
+
+    stack.checkRunning("balancer");
+    t0 = System.nanoTime();
+    List<Integer> serverPorts = new ArrayList<>();
+    for (int i = 0; i < options.servers; i++) {
+      serverPorts.add(RabbitNode.freePort());
+    }
+    HaProxy balancer =
+        stack.add(
+            "HAProxy", HaProxy.start(dir.resolve("haproxy"), serverPorts, brokers.amqpPorts()));
+    AmqpSettings amqp =
+        new AmqpSettings(
+            "amqp://guest:guest@127.0.0.1:" + balancer.amqpPort() + "/%2F",
+            Defaults.AMQP_ADDRESSES,
+            queue,
+            QueueType.QUORUM,
+            Math.min(3, options.brokerNodes));
+    step(
+        3,
+        "balancer: HAProxy (pid "
+            + balancer.pid()
+            + ") http on "
+            + balancer.httpPort()
+            + " (leastconn, /albumstore/health), amqp on "
+            + balancer.amqpPort()
+            + " (tcp)",
+        t0);
+
+    stack.checkRunning("servers");
+    t0 = System.nanoTime();
+    List<ChildJvm> servers = new ArrayList<>();
+    for (int i = 0; i < options.servers; i++) {
+      servers.add(
+          stack.add(
+              "server " + (i + 1),
+              startServer(i + 1, serverPorts.get(i), amqp, database.settings(), dir)));
+    }
+    for (int port : serverPorts) {
+      ServerHealth.awaitUp("http://127.0.0.1:" + port + Defaults.CONTEXT_PATH, SERVER_START_LIMIT);
+    }
+    step(4, "servers: " + options.servers + " JVMs on ports " + serverPorts + ", each UP", t0);
+
+    stack.checkRunning("consumers");
+    t0 = System.nanoTime();
+    List<ChildJvm> consumers = new ArrayList<>();
+    for (int i = 0; i < options.consumers; i++) {
+      consumers.add(
+          stack.add("consumer " + (i + 1), startConsumer(i + 1, amqp, database.settings(), dir)));
+    }
+    // The balancer routes only to servers whose check passed twice.
+    ServerHealth.awaitUp(
+        "http://127.0.0.1:" + balancer.httpPort() + Defaults.CONTEXT_PATH, SERVER_START_LIMIT);
+    step(
+        5,
+        "consumers: "
+            + options.consumers
+            + " JVMs on queue "
+            + queue
+            + " (quorum, "
+            + amqp.quorumGroupSize()
+            + " members)",
+        t0);
+    return new Started(
+        database,
+        brokers,
+        balancer,
+        amqp,
+        List.copyOf(servers),
+        List.copyOf(serverPorts),
+        List.copyOf(consumers),
+        dir);
+  }
+
+  ChildJvm startServer(int n, int port, AmqpSettings amqp, DatabaseSettings db, Path dir)
+      throws IOException {
+    Map<String, String> e = instanceEnv(amqp, db);
+    e.put(Keys.HTTP_PORT, Integer.toString(port));
+    return ChildJvm.start(
+        "server-" + n,
+        AlbumStoreServer.class.getName(),
+        List.of(),
+        e,
+        dir.resolve("server-" + n + ".log"),
+        INSTANCE_STOP_LIMIT);
+  }
+
+  ChildJvm startConsumer(int n, AmqpSettings amqp, DatabaseSettings db, Path dir)
+      throws IOException {
+    Map<String, String> e = instanceEnv(amqp, db);
+    // Several consumers on one machine: no metrics port each (they would all want 9091).
+    e.put(MetricsSettings.PORT, "-1");
+    return ChildJvm.start(
+        "consumer-" + n,
+        ConsumerMain.class.getName(),
+        List.of(),
+        e,
+        dir.resolve("consumer-" + n + ".log"),
+        INSTANCE_STOP_LIMIT);
+  }
+
+  private static Map<String, String> instanceEnv(AmqpSettings amqp, DatabaseSettings db) {
+    Map<String, String> e = new HashMap<>();
+    e.put(Keys.AMQP_URI, amqp.uri());
+    e.put(Keys.AMQP_ADDRESSES, amqp.addresses());
+    e.put(Keys.QUEUE, amqp.queue());
+    e.put(Keys.QUEUE_TYPE, amqp.queueType().wireName());
+    e.put(Keys.QUORUM_GROUP_SIZE, Integer.toString(amqp.quorumGroupSize()));
+    e.put(Keys.JDBC_URL, db.jdbcUrl());
+    e.put(Keys.DB_USER, db.user());
+    e.put(Keys.DB_PASSWORD, db.password());
+    return e;
+  }
+
+  private int runClient(Started s) {
+    String url =
+        options.bypassBalancer
+            ? "http://127.0.0.1:" + s.serverPorts().get(0) + Defaults.CONTEXT_PATH
+            : s.balancerUrl();
+    List<String> args =
+        ClientArguments.build(
+            url,
+            s.amqp(),
+            Source.CONFIGURED,
+            env.get(ClientArguments.ENV_RMQ_API, null) != null,
+            url + "/metrics",
+            null,
+            options.clientArgs);
+    out.println("[6/" + STEPS + "] client: " + ClientArguments.display(args));
+    clientStarting = true;
+    if (stopRequested) {
+      throw new StoppedException("stopped before starting the client");
+    }
+    ClientResult result;
+    try {
+      result = ClientMain.execute(env, out, err, args.toArray(String[]::new));
+    } finally {
+      clientDone.countDown();
+    }
+    return result.exitCode();
+  }
+
+  private static void deleteRecursively(Path dir) {
+    try (var paths = Files.walk(dir)) {
+      paths.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+    } catch (IOException e) {
+      log.debug("could not delete {}: {}", dir, e.toString());
+    }
+  }
+
+  private static void applySchema(DatabaseSettings db) throws SQLException {
+    try (HikariDataSource ds = Databases.pool(db, "albumstore-schema", 1)) {
+      Schema.apply(ds);
+    }
+  }
+
+  private void step(int n, String what, long startNanos) {
+    out.printf(
+        Locale.ROOT,
+        "[%d/%d] %s (%.1f s)%n",
+        n,
+        STEPS,
+        what,
+        (System.nanoTime() - startNanos) / 1e9);
+  }
+
+  /** The Ctrl-C path, as {@link LocalRun#stop}. */
+  @Override
+  public boolean stop(Duration limit) {
+    if (done.getCount() == 0 || !stopStarted.compareAndSet(false, true)) {
+      return done.getCount() == 0;
+    }
+    long deadline = System.nanoTime() + limit.toNanos();
+    stopRequested = true;
+    err.println("stopping: the load client, the consumers, the servers, HAProxy, the brokers");
+    try {
+      while (clientStarting && clientDone.getCount() > 0 && deadline - System.nanoTime() > 0) {
+        ClientMain.stopRunning(Duration.ofNanos(deadline - System.nanoTime()));
+        clientDone.await(100, TimeUnit.MILLISECONDS);
+      }
+      stack.close(Duration.ofNanos(Math.max(0, deadline - System.nanoTime())));
+      return done.await(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return false;
+    }
+  }
+}

@@ -1,0 +1,95 @@
+package org.albumstore.local;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.albumstore.common.config.DatabaseSettings;
+import org.albumstore.common.config.Env;
+import org.albumstore.common.config.Keys;
+import org.albumstore.common.testing.ExternalTools;
+import org.albumstore.common.testing.TestServices;
+import org.albumstore.embedded.HaProxy;
+import org.albumstore.embedded.RabbitCluster;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The one command of the cluster topology, small: three RabbitMQ nodes clustered, HAProxy in front
+ * of them and of two server JVMs, two consumer JVMs, a load run through the balancer that ends
+ * verified, and nothing of it left running afterwards.
+ */
+class ClusterStackIT {
+  @TempDir Path dir;
+
+  @Test
+  void theClusterTopologyRunsTheLoadThroughTheBalancerToAVerifiedEndAndStopsEverything()
+      throws Exception {
+    ExternalTools tools = ExternalTools.system();
+    tools.requireThat(
+        RabbitCluster.installed(),
+        "RabbitMQ (apt-get install rabbitmq-server)",
+        "the cluster stack (3 RabbitMQ nodes)");
+    tools.requireThat(
+        HaProxy.executable().isPresent(),
+        "HAProxy (apt-get install haproxy)",
+        "the cluster stack's balancer");
+
+    DatabaseSettings db = TestServices.database();
+    Map<String, String> env = new HashMap<>(System.getenv());
+    env.put(Keys.JDBC_URL, db.jdbcUrl());
+    env.put(Keys.DB_USER, db.user());
+    env.put(Keys.DB_PASSWORD, db.password());
+    env.put(Keys.QUEUE, "it.local.cluster"); // in the cluster's own nodes, gone with them
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    int code =
+        LocalMain.run(
+            Env.of(env),
+            new PrintStream(out, true, StandardCharsets.UTF_8),
+            new PrintStream(err, true, StandardCharsets.UTF_8),
+            "--topology",
+            "cluster",
+            "--servers",
+            "2",
+            "--consumers",
+            "2",
+            "--threads",
+            "8",
+            "--iterations",
+            "5",
+            "--no-progress",
+            "--drain-timeout",
+            "60",
+            "--out",
+            dir.resolve("run").toString());
+    String stdout = out.toString(StandardCharsets.UTF_8);
+    assertThat(code).as(stdout + err.toString(StandardCharsets.UTF_8)).isZero();
+    assertThat(stdout)
+        .contains("3 RabbitMQ nodes clustered")
+        .contains("partition handling pause_minority")
+        .contains("leastconn, /albumstore/health")
+        .contains("servers: 2 JVMs")
+        .contains("consumers: 2 JVMs")
+        .contains("(quorum, 3 members)")
+        .containsPattern("verified: 40 albums, 0 mismatches")
+        .contains(
+            "stopped server 1", "stopped server 2", "stopped consumer 1", "stopped consumer 2")
+        .contains("stopped HAProxy", "stopped RabbitMQ cluster");
+    // Nothing this JVM started is left: no server, consumer, HAProxy or RabbitMQ node (epmd, which
+    // any Erlang node starts when none runs and which outlives it by design, aside).
+    List<String> left =
+        ProcessHandle.current()
+            .descendants()
+            .filter(ProcessHandle::isAlive)
+            .map(p -> p.info().commandLine().orElse("pid " + p.pid()))
+            .filter(c -> !c.contains("epmd"))
+            .toList();
+    assertThat(left).as("processes left running").isEmpty();
+  }
+}

@@ -124,23 +124,8 @@ final class ClusterRun implements Launch {
       int code = runClient(s);
       ok = code == 0;
       return code;
-    } catch (StoppedException e) {
-      out.println(e.getMessage());
-      return 130;
-    } catch (IllegalArgumentException e) {
-      err.println("error: " + e.getMessage());
-      return 2;
-    } catch (IllegalStateException e) {
-      err.println("error: " + e.getMessage());
-      return 3;
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      err.println("interrupted");
-      return 130;
     } catch (Exception e) {
-      log.error("the cluster could not be started", e);
-      err.println("error: " + e);
-      return 3;
+      return LaunchFailure.report(e, out, err, log, "the cluster");
     } finally {
       try {
         stack.close(LocalMain.SHUTDOWN_LIMIT);

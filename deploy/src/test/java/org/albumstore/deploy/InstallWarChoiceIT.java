@@ -31,6 +31,15 @@ class InstallWarChoiceIT {
     Distributions.requireTheWars();
   }
 
+  /** install.sh is a bash script that reads the tarball with tar. */
+  @BeforeAll
+  static void theToolsOfInstallShAreInstalled() {
+    ExternalTools tools = ExternalTools.system();
+    for (String tool : List.of("bash", "tar")) {
+      tools.require(tool, "install.sh's choice of WAR");
+    }
+  }
+
   @ParameterizedTest(name = "Tomcat {0} gets {1}")
   @MethodSource("org.albumstore.deploy.Distributions#versionsWithTheirWars")
   void fromTheBuildDirectoryTheWarForTheTomcatsNamespaceIsInstalled(String version, Path war)

@@ -16,6 +16,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import javax.xml.parsers.DocumentBuilderFactory;
+import org.albumstore.common.testing.ExternalTools;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.w3c.dom.Element;
@@ -160,6 +161,10 @@ class JavaxWarIT {
     Path jar =
         WORK.resolve("it-servlet-api/tomcat-" + version + "-servlet-api.jar").toAbsolutePath();
     if (!Files.isRegularFile(jar)) {
+      ExternalTools tools = ExternalTools.system();
+      for (String tool : List.of("bash", "tar")) {
+        tools.require(tool, "taking servlet-api.jar out of the Tomcat 9 tarball");
+      }
       Files.createDirectories(jar.getParent());
       Scripts.Result r =
           Scripts.run(

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -30,12 +31,24 @@ public final class RabbitCluster implements AutoCloseable {
   /** Amazon MQ's partition handling for RabbitMQ cluster deployments. */
   public static final String PARTITION_HANDLING = "pause_minority";
 
+  /**
+   * Seconds without any traffic after which a node counts a peer as down (Erlang's {@code
+   * net_ticktime}, 60 by default): a silent partition ({@link Partition}) is noticed after 0.75 to
+   * 1.25 times this. A crash or a stop is noticed at once either way (the connection closes).
+   */
+  public static final int NET_TICKTIME_SECONDS = 10;
+
+  private final String name;
   private final List<RabbitNode> nodes;
   private final List<Integer> amqpPorts;
+  private final List<String> sourceAddresses;
 
-  private RabbitCluster(List<RabbitNode> nodes, List<Integer> amqpPorts) {
+  private RabbitCluster(
+      String name, List<RabbitNode> nodes, List<Integer> amqpPorts, List<String> sourceAddresses) {
+    this.name = name;
     this.nodes = new java.util.concurrent.CopyOnWriteArrayList<>(nodes);
     this.amqpPorts = List.copyOf(amqpPorts);
+    this.sourceAddresses = List.copyOf(sourceAddresses);
   }
 
   /** True when RabbitMQ is installed here (its server and its control tool). */
@@ -57,27 +70,35 @@ public final class RabbitCluster implements AutoCloseable {
     String cookie = "albumstore-cluster-" + UUID.randomUUID();
     List<RabbitNode> nodes = new ArrayList<>();
     List<Integer> ports = new ArrayList<>();
+    // 127.0.0.0/8 is all loopback: node i's links leave from 127.0.<net>.(11+i), a /24 picked at
+    // random per cluster (not 127.0.0.x, where the machine's own services live).
+    int net = 1 + java.util.concurrent.ThreadLocalRandom.current().nextInt(254);
+    List<String> sources = new ArrayList<>();
     try {
       for (int i = 1; i <= size; i++) {
         int port = RabbitNode.freePort();
+        String source = "127.0." + net + "." + (10 + i);
         RabbitNode node =
             RabbitNode.builder(prefix + "-" + i, dir.resolve("node-" + i))
                 .cookie(cookie)
+                .distSourceAddress(source)
                 .config(
                     "listeners.tcp.default = 127.0.0.1:" + port,
                     "cluster_partition_handling = " + PARTITION_HANDLING,
+                    "net_ticktime = " + NET_TICKTIME_SECONDS,
                     // The machine is shared: no disk alarm because other runs fill the disk.
                     "disk_free_limit.absolute = 50MB")
                 .start();
         nodes.add(node);
         ports.add(port);
+        sources.add(source);
         if (i > 1) {
           node.ctl("stop_app");
           node.ctl("join_cluster", nodes.get(0).nodeName());
           node.ctl("start_app");
         }
       }
-      RabbitCluster cluster = new RabbitCluster(nodes, ports);
+      RabbitCluster cluster = new RabbitCluster(prefix, nodes, ports, sources);
       log.info("RabbitMQ cluster of {} node(s) on ports {}", size, ports);
       return cluster;
     } catch (IOException | RuntimeException | InterruptedException e) {
@@ -115,6 +136,45 @@ public final class RabbitCluster implements AutoCloseable {
   /** Starts node {@code i} again after a kill or stop; it rejoins with its data. */
   public void restart(int i) throws IOException, InterruptedException {
     nodes.set(i, nodes.get(i).restart());
+  }
+
+  /**
+   * Cuts node {@code i} off from every other node (a silent partition, see {@link Partition}) until
+   * the returned partition is closed. With {@value #PARTITION_HANDLING} the isolated node pauses
+   * itself once it sees the others down (after about {@value #NET_TICKTIME_SECONDS} s); the others
+   * carry on.
+   *
+   * @throws IllegalStateException when iptables is missing; call {@link Partition#unavailable}
+   *     first
+   */
+  public Partition isolate(int i) throws IOException, InterruptedException {
+    Partition p = Partition.create(name);
+    try {
+      RabbitNode alone = nodes.get(i);
+      for (int j = 0; j < nodes.size(); j++) {
+        if (j != i) {
+          p.cut(sourceAddress(i), alone.distPort(), sourceAddress(j), nodes.get(j).distPort());
+        }
+      }
+    } catch (IOException | RuntimeException | InterruptedException e) {
+      p.close();
+      throw e;
+    }
+    log.info("node {} isolated from the others: {}", nodes.get(i).nodeName(), p.activeRules());
+    return p;
+  }
+
+  /** The loopback address node {@code i}'s distribution connections leave from. */
+  public String sourceAddress(int i) {
+    return sourceAddresses.get(i);
+  }
+
+  /** The nodes that node {@code i} sees running (its {@code cluster_status}), by name. */
+  public List<String> runningNodesSeenBy(int i) throws IOException, InterruptedException {
+    String out = nodes.get(i).ctl("eval", "rabbit_nodes:all_running().");
+    return Stream.of(out.replaceAll("[\\[\\]'\\s]", "").split(","))
+        .filter(n -> !n.isBlank())
+        .toList();
   }
 
   /** The AMQP port of node {@code i} (0-based). */

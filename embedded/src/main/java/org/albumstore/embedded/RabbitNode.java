@@ -54,6 +54,7 @@ public final class RabbitNode implements AutoCloseable {
   private final Map<String, String> env;
   private final Process process;
   private final Builder builder;
+  private final int distPort;
 
   /** Where each running {@code rabbitmqctl} writes its output. */
   private final Map<Process, Path> outputs = new java.util.concurrent.ConcurrentHashMap<>();
@@ -67,8 +68,10 @@ public final class RabbitNode implements AutoCloseable {
       Path installation,
       Map<String, String> env,
       Process process,
-      Builder builder) {
+      Builder builder,
+      int distPort) {
     this.builder = builder;
+    this.distPort = distPort;
     this.nodeName = nodeName;
     this.dir = dir;
     this.installation = installation;
@@ -125,6 +128,7 @@ public final class RabbitNode implements AutoCloseable {
     private final List<String> config = new ArrayList<>();
     private final List<String> plugins = new ArrayList<>();
     private int distPort;
+    private String distSourceAddress;
     private String cookie = "albumstore-test-" + UUID.randomUUID();
     private Duration startTimeout = Duration.ofSeconds(90);
 
@@ -149,6 +153,16 @@ public final class RabbitNode implements AutoCloseable {
     /** The Erlang distribution port (default: a free one). */
     public Builder distPort(int port) {
       this.distPort = port;
+      return this;
+    }
+
+    /**
+     * The loopback address this node's outgoing distribution connections leave from (default: the
+     * system's choice, 127.0.0.1). A {@link RabbitCluster} gives each node one of its own, so that
+     * a {@link Partition} can cut exactly its links and nothing else on the machine.
+     */
+    public Builder distSourceAddress(String address) {
+      this.distSourceAddress = address;
       return this;
     }
 
@@ -208,14 +222,23 @@ public final class RabbitNode implements AutoCloseable {
               .redirectErrorStream(true)
               .redirectOutput(dir.resolve("server.out").toFile());
       clean(pb.environment()).putAll(env);
-      pb.environment()
-          .put("RABBITMQ_DIST_PORT", Integer.toString(distPort > 0 ? distPort : freePort()));
-      pb.environment()
-          .put(
-              "RABBITMQ_SERVER_ADDITIONAL_ERL_ARGS", "-kernel inet_dist_use_interface {127,0,0,1}");
+      int port = distPort > 0 ? distPort : freePort();
+      pb.environment().put("RABBITMQ_DIST_PORT", Integer.toString(port));
+      // The listener stays on 127.0.0.1 (where "localhost" in the node's name resolves, for the
+      // other nodes and the command line tools alike); only outgoing links get their own source.
+      String erlArgs = "-kernel inet_dist_use_interface {127,0,0,1}";
+      if (distSourceAddress != null) {
+        erlArgs +=
+            " -kernel inet_dist_connect_options [{ip,{"
+                + distSourceAddress.replace('.', ',')
+                + "}}]";
+      }
+      // The start script runs with globbing off (set -f): the brackets reach erl as they are.
+      pb.environment().put("RABBITMQ_SERVER_ADDITIONAL_ERL_ARGS", erlArgs);
       long t0 = System.nanoTime();
       Process process = pb.start();
-      RabbitNode node = new RabbitNode(nodeName, dir, installation, Map.copyOf(env), process, this);
+      RabbitNode node =
+          new RabbitNode(nodeName, dir, installation, Map.copyOf(env), process, this, port);
       Runtime.getRuntime().addShutdownHook(node.stopAtExit);
       try {
         node.awaitStartup(startTimeout);
@@ -337,6 +360,11 @@ public final class RabbitNode implements AutoCloseable {
 
   public String nodeName() {
     return nodeName;
+  }
+
+  /** The port this run of the node listens on for distribution (on 127.0.0.1). */
+  public int distPort() {
+    return distPort;
   }
 
   public Path dir() {

@@ -2,6 +2,8 @@ package org.albumstore.faults;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.net.InetSocketAddress;
+import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -12,6 +14,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.UUID;
 import org.albumstore.common.config.AmqpSettings;
 import org.albumstore.common.config.AmqpSettings.QueueType;
@@ -20,6 +23,7 @@ import org.albumstore.common.config.Keys;
 import org.albumstore.common.testing.ExternalTools;
 import org.albumstore.common.testing.TestServices;
 import org.albumstore.embedded.HaProxy;
+import org.albumstore.embedded.Partition;
 import org.albumstore.embedded.RabbitCluster;
 import org.albumstore.embedded.RabbitNode;
 import org.albumstore.faults.harness.ApiClient;
@@ -243,6 +247,128 @@ class ClusterFaultsIT {
         load.interrupt();
       }
     }
+  }
+
+  @Test
+  void scenario6_theQuorumLeadersNodeCutOffFromTheOthersPausesRejoinsAndLosesNothing()
+      throws Exception {
+    Optional<String> why = Partition.unavailable();
+    ExternalTools.system()
+        .requireThat(
+            why.isEmpty(),
+            "iptables with the right to change the rules (root or CAP_NET_ADMIN): "
+                + why.orElse(""),
+            "scenario C6 (a network partition between broker nodes)");
+    try (World w = new World("s6-partition")) {
+      w.startServers();
+      w.startConsumer();
+      w.startConsumer();
+      // Paced to outlast noticing the partition (net_ticktime), the pause and the rejoin.
+      WriteLoad load = w.load(60, 700);
+      try {
+        load.awaitAcked(load.plannedWrites() / 10, Duration.ofSeconds(60));
+        String leader = brokers.leaderOf(w.amqp.queue()).orElseThrow();
+        int node = brokers.indexOf(leader);
+        long t0 = System.nanoTime();
+        long pausedMillis;
+        long cutMillis;
+        long ackedWhilePaused;
+        boolean midRun;
+        List<String> rulesAfterHeal;
+        try (Partition cut = brokers.isolate(node)) {
+          // pause_minority: the node alone stops its applications and closes its listeners.
+          pausedMillis = awaitAmqpListener(node, false, Duration.ofSeconds(60));
+          long acked = load.stats().writesAcked();
+          Thread.sleep(5_000); // the majority carries on meanwhile
+          ackedWhilePaused = load.stats().writesAcked() - acked;
+          midRun = !load.isDone();
+          cutMillis = (System.nanoTime() - t0) / 1_000_000;
+          cut.heal();
+          rulesAfterHeal = cut.activeRules();
+        }
+        long healed = System.nanoTime();
+        awaitAmqpListener(node, true, Duration.ofSeconds(90));
+        long rejoinMillis = awaitRunningNodes(node, Duration.ofSeconds(60), healed);
+        load.awaitDone(Duration.ofSeconds(180));
+        World.End end = w.finish(load);
+        String newLeader = brokers.leaderOf(w.amqp.queue()).orElse("none");
+        Summary.record(
+            end.line(
+                "scenario C6 (quorum leader's node cut off from the other two by iptables DROP"
+                    + " for "
+                    + cutMillis
+                    + " ms, paused itself after "
+                    + pausedMillis
+                    + " ms, running in the cluster again "
+                    + rejoinMillis
+                    + " ms after the heal; leader was "
+                    + leader
+                    + ", is "
+                    + newLeader
+                    + ")"));
+
+        assertThat(midRun).as("the partition lasted while the load was running").isTrue();
+        assertThat(ackedWhilePaused)
+            .as("writes acknowledged by the majority while the node was paused")
+            .isPositive();
+        assertThat(rulesAfterHeal).as("iptables rules left after the heal").isEmpty();
+        assertThat(brokers.membersOf(w.amqp.queue())).as("quorum members").hasSize(3);
+        LoadChecks.assertClean(load.stats());
+        assertThat(end.audit().passed()).as(end.audit().verdict()).isTrue();
+      } finally {
+        load.interrupt();
+      }
+    }
+  }
+
+  /**
+   * Waits until node {@code i}'s AMQP listener accepts ({@code open}) or refuses connections;
+   * returns the milliseconds it took.
+   */
+  private static long awaitAmqpListener(int i, boolean open, Duration limit) throws Exception {
+    long t0 = System.nanoTime();
+    while (true) {
+      boolean accepts;
+      try (Socket s = new Socket()) {
+        s.connect(new InetSocketAddress("127.0.0.1", brokers.amqpPort(i)), 1_000);
+        accepts = true;
+      } catch (java.io.IOException e) {
+        accepts = false;
+      }
+      long millis = (System.nanoTime() - t0) / 1_000_000;
+      if (accepts == open) {
+        return millis;
+      }
+      if (millis > limit.toMillis()) {
+        throw new IllegalStateException(
+            "node "
+                + brokers.nodes().get(i).nodeName()
+                + (open ? " did not listen again" : " did not pause")
+                + " within "
+                + limit);
+      }
+      Thread.sleep(200);
+    }
+  }
+
+  /** Waits until node {@code i} sees all nodes running; milliseconds since {@code since}. */
+  private static long awaitRunningNodes(int i, Duration limit, long since) throws Exception {
+    long deadline = System.nanoTime() + limit.toNanos();
+    int size = brokers.nodes().size();
+    List<String> seen = List.of();
+    while (System.nanoTime() < deadline) {
+      try {
+        seen = brokers.runningNodesSeenBy(i);
+        if (seen.size() == size) {
+          return (System.nanoTime() - since) / 1_000_000;
+        }
+      } catch (java.io.IOException e) {
+        seen = List.of(e.getMessage());
+      }
+      Thread.sleep(500);
+    }
+    throw new IllegalStateException(
+        "node " + brokers.nodes().get(i).nodeName() + " sees " + seen + " running after " + limit);
   }
 
   /** One scenario's queue, server processes and consumer processes on the shared cluster. */

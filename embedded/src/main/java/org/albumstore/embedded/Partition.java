@@ -34,8 +34,11 @@ public final class Partition implements AutoCloseable {
   /** The prefix of every rule's comment; the owner's PID follows. */
   static final String TAG_PREFIX = "albumstore-";
 
+  /** {@code -A INPUT <spec with --comment [""]albumstore-...[""]>}: group 1 the spec, 2 the tag. */
   private static final Pattern TAGGED_RULE =
-      Pattern.compile("^-A INPUT (.*--comment \"?" + TAG_PREFIX + "(\\d+)-[^\\s\"]+\"? .*)$");
+      Pattern.compile("^-A INPUT (.*--comment \"?(" + TAG_PREFIX + "[^\\s\"]+)\"?(?: .*)?)$");
+
+  private static final Pattern OWNER = Pattern.compile("^" + TAG_PREFIX + "(\\d+)-");
   private static final List<Path> KNOWN =
       List.of(Path.of("/usr/sbin/iptables"), Path.of("/sbin/iptables"));
 
@@ -179,7 +182,7 @@ public final class Partition implements AutoCloseable {
   public List<String> activeRules() throws IOException, InterruptedException {
     List<String> out = new ArrayList<>();
     for (String line : list()) {
-      if (line.contains(tag + " ") || line.endsWith(tag)) {
+      if (Rule.parse(line).filter(r -> r.tag().equals(tag)).isPresent()) {
         out.add(line);
       }
     }
@@ -205,32 +208,44 @@ public final class Partition implements AutoCloseable {
   }
 
   private void deleteStaleRules() throws IOException, InterruptedException {
-    deleteTagged(
-        t -> {
-          Matcher m = Pattern.compile("^" + TAG_PREFIX + "(\\d+)-").matcher(t);
-          return m.find() && ProcessHandle.of(Long.parseLong(m.group(1))).isEmpty();
-        });
+    deleteTagged(t -> ownerOf(t).map(pid -> ProcessHandle.of(pid).isEmpty()).orElse(false));
   }
 
   private void deleteTagged(java.util.function.Predicate<String> which)
       throws IOException, InterruptedException {
     for (String line : list()) {
-      Matcher m = TAGGED_RULE.matcher(line);
-      if (!m.matches()) {
+      Optional<Rule> rule = Rule.parse(line);
+      if (rule.isEmpty() || !which.test(rule.get().tag())) {
         continue;
       }
-      String ruleTag = line.replaceAll(".*--comment \"?([^\\s\"]+)\"?.*", "$1");
-      if (!which.test(ruleTag)) {
-        continue;
-      }
-      List<String> rule = new ArrayList<>(List.of("INPUT"));
-      rule.addAll(List.of(m.group(1).replace("\"", "").split("\\s+")));
-      String failed = run(iptables, "-D", rule);
+      String failed = run(iptables, "-D", rule.get().spec());
       if (failed == null) {
         log.info("deleted iptables rule {}", line);
       } else {
         log.warn("could not delete iptables rule {}: {}", line, failed);
       }
+    }
+  }
+
+  /** The PID in a tag {@code albumstore-<pid>-<cluster>}, or empty for another tag. */
+  static Optional<Long> ownerOf(String tag) {
+    Matcher m = OWNER.matcher(tag);
+    return m.find() ? Optional.of(Long.parseLong(m.group(1))) : Optional.empty();
+  }
+
+  /**
+   * A rule of ours as {@code iptables -S INPUT} prints it: its tag, and its specification as {@code
+   * -D} takes it ({@code INPUT -s ... -j DROP}).
+   */
+  record Rule(String tag, List<String> spec) {
+    static Optional<Rule> parse(String line) {
+      Matcher m = TAGGED_RULE.matcher(line.strip());
+      if (!m.matches()) {
+        return Optional.empty();
+      }
+      List<String> spec = new ArrayList<>(List.of("INPUT"));
+      spec.addAll(List.of(m.group(1).replace("\"", "").split("\\s+")));
+      return Optional.of(new Rule(m.group(2), List.copyOf(spec)));
     }
   }
 

@@ -24,6 +24,11 @@ import org.slf4j.LoggerFactory;
  * <p>Partition handling is {@code pause_minority}, as Amazon MQ sets it for its cluster brokers: a
  * node that finds itself in the minority stops serving rather than accepting writes that the
  * majority will never see.
+ *
+ * <p>Each node's outgoing distribution connections leave from a loopback address of its own, so
+ * that {@link #isolate} can cut exactly this cluster's links with {@link Partition}; the nodes
+ * still listen on 127.0.0.1, where their {@code @localhost} names and {@code rabbitmqctl} reach
+ * them.
  */
 public final class RabbitCluster implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(RabbitCluster.class);

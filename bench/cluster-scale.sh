@@ -18,11 +18,12 @@ source "$(dirname "$0")/lib.sh"
 REPS="${1:-3}"; ITERATIONS="${2:-100}"; SERVERS="${3:-1 2}"; THREADS="${4:-64 256}"; CONSUMERS="${5:-2}"
 NAME="${CLUSTER_NAME:-cluster-scale}"
 OUT="$RESULTS/$NAME"; mkdir -p "$OUT"
-LOCAL_JAR="${LOCAL_JAR:-$REPO/local/target/albumstore-local.jar}"
-[[ -f "$LOCAL_JAR" ]] || { echo "missing $LOCAL_JAR: run 'mvn -B -pl local -am package -DskipTests'" >&2; exit 2; }
+COMMAND="bench/cluster-scale.sh $REPS $ITERATIONS \"$SERVERS\" \"$THREADS\" $CONSUMERS"
+log "$COMMAND"
+require_local_jar
 command -v haproxy >/dev/null || [[ -x /usr/sbin/haproxy ]] || { echo "needs haproxy: apt-get install haproxy" >&2; exit 2; }
 ensure_database
-machine_json >"$OUT/machine.json"
+machine_json >"$WORK/$NAME-machine.json"
 
 read -r -a servers <<<"$SERVERS"
 read -r -a threads <<<"$THREADS"
@@ -60,20 +61,41 @@ PY
   done
 done
 
-# Means per cell; for a 2x2 design also the factorial model y = q0 + qA xA + qB xB + qAB xA xB
-# (xA = -1/+1 for the fewer/more servers, xB for the fewer/more threads), each effect's share of
-# the variation and the experimental error's share (SSE from the replications).
-python3 - "$OUT" <<'PY' | tee "$OUT/factorial.txt"
+# Per cell: median and 95% CI of the repeats, paired ratios to the first server count (same rep
+# and threads), the chart.
+ratios=()
+for s in "${servers[@]:1}"; do ratios+=(--ratio "servers=$s/servers=${servers[0]}:throughput"); done
+python3 - "$WORK/$NAME-machine.json" "$OUT/extra.json" "$COMMAND" <<'PY'
+import json, sys
+m = json.load(open(sys.argv[1])); m["loadavg_at_end"] = open("/proc/loadavg").read().split()[:3]
+json.dump({"machine": m, "command": sys.argv[3],
+  "setup": "one fresh `java -jar albumstore-local.jar --topology cluster` per run (3 RabbitMQ nodes, quorum queue "
+           "with 3 members, HAProxy, N server JVMs, the consumer JVMs), the client through the balancer (servers "
+           "written 1d: straight to the one server), verified; cells interleaved, order rotated per repeat; "
+           "throughput = the client's requests/s"}, open(sys.argv[2], "w"))
+PY
+python3 "$BENCH_DIR/benchstat.py" summarize "$OUT" --group servers,threads --metrics throughput,failed \
+  --pair-by rep,threads "${ratios[@]}" --extra "$OUT/extra.json" \
+  --title "cluster topology: client throughput by server instances and client threads (req/s)" | tee "$OUT/table.md"
+rm -f "$OUT/extra.json"
+
+# For a 2x2 design also the factorial model y = q0 + qA xA + qB xB + qAB xA xB (xA = -1/+1 for the
+# fewer/more servers, xB for the fewer/more threads), each effect's share of the variation and the
+# experimental error's share (SSE from the replications). Merged into summary.json.
+python3 - "$OUT" <<'PY' | tee "$OUT/factorial.txt" | tee -a "$OUT/table.md"
 import csv, json, math, sys, statistics as st
 out = sys.argv[1]
-rows = [r for r in csv.DictReader(open(f"{out}/data.csv")) if r["throughput"] != "nan"]
+all_rows = list(csv.DictReader(open(f"{out}/data.csv")))
+rows = [r for r in all_rows if r["throughput"] != "nan"]
 cells = {}
 for r in rows:
     cells.setdefault((r["servers"], int(r["threads"])), []).append(float(r["throughput"]))
-summary = {"cells": [{"servers": s, "threads": t, "n": len(v), "mean": st.mean(v),
-                      "stdev": st.stdev(v) if len(v) > 1 else None}
-                     for (s, t), v in sorted(cells.items())],
-           "all_verified": all(r["verified"] == "true" and r["exit"] == "0" for r in rows)}
+summary = json.load(open(f"{out}/summary.json"))
+summary |= {"cells": [{"servers": s, "threads": t, "n": len(v), "mean": st.mean(v),
+                       "stdev": st.stdev(v) if len(v) > 1 else None}
+                      for (s, t), v in sorted(cells.items())],
+            "all_verified": all(r["verified"] == "true" and r["exit"] == "0" for r in all_rows)}
+print()
 for c in summary["cells"]:
     how = "1 server, direct (no balancer)" if c["servers"].endswith("d") else f"{c['servers']} server(s) behind HAProxy"
     print(f"{how}, {c['threads']:>4} threads: {c['mean']:9.1f} req/s over {c['n']} run(s)")
@@ -100,3 +122,4 @@ if len(S) == 2 and len(T) == 2 and all(len(cells.get((s, t), [])) >= 1 for s in 
 print("every run verified with exit 0:", summary["all_verified"])
 json.dump(summary, open(f"{out}/summary.json", "w"), indent=2)
 PY
+readme_stub "$OUT" "$COMMAND" "the cluster topology's throughput by server instances and client threads (issue 13)"

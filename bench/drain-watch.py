@@ -1,55 +1,97 @@
 #!/usr/bin/env python3
-"""Runs the consumer (argv after --) and times how fast it applies a known backlog.
+"""Runs the consumer (argv after --), INSTANCES times at once, and times how fast they apply a known
+backlog together.
 
-Reads the consumer's once-a-second log line ("applied X msg/s ... (totals: N msgs, ...") as it is
-written, stamps each with a monotonic clock, and stops the consumer (SIGTERM) once the totals reach
-the target or the time limit passes. Rate = messages applied between the first line that shows
-progress and the line that reaches the target, over the time between them (the JVM start and the
-first second are excluded; the error is one stats interval at most).
+Reads each instance's once-a-second log line ("applied X msg/s ... avg batch B msgs over S s ...
+(totals: N msgs, ...") as it is written, stamps each with a monotonic clock, and stops every
+instance (SIGTERM) once their totals together reach the target or the time limit passes. Rate =
+messages applied between the first line that shows progress and the line that reaches the target,
+over the time between them (the JVM starts and the first second are excluded; the error is one
+stats interval at most). Commits: the database transactions (batches) in the same lines, X/B per
+second each.
 
-  drain-watch.py TARGET LIMIT_SECONDS LOG TIMELINE_CSV -- java -jar consumer.jar ...
-prints: "rate_msgs_per_s avg_batch seconds applied"
+  drain-watch.py [--instances N] TARGET LIMIT_SECONDS LOG TIMELINE_CSV -- java -jar consumer.jar ...
+With N > 1, instance i logs to LOG with "-i" before its extension.
+prints: "rate_msgs_per_s avg_batch seconds applied commits_per_s"
 """
-import re, signal, subprocess, sys, time
+import os, queue, re, signal, subprocess, sys, threading, time
 
-target, limit, log_path, timeline = int(sys.argv[1]), float(sys.argv[2]), sys.argv[3], sys.argv[4]
-cmd = sys.argv[sys.argv.index("--") + 1:]
-line_re = re.compile(r"applied (\d+) msg/s.*avg batch ([\d.]+) msgs.*totals: (\d+) msgs")
-p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, bufsize=1)
+args = sys.argv[1:]
+instances = 1
+if args[0] == "--instances":
+    instances, args = int(args[1]), args[2:]
+target, limit, log_path, timeline = int(args[0]), float(args[1]), args[2], args[3]
+cmd = args[args.index("--") + 1:]
+line_re = re.compile(r"applied (\d+) msg/s.*avg batch ([\d.]+) msgs over ([\d.]+) s.*totals: (\d+) msgs")
+
+
+def log_of(i):
+    if instances == 1:
+        return log_path
+    base, ext = os.path.splitext(log_path)
+    return f"{base}-{i + 1}{ext}"
+
+
+events = queue.Queue()
+
+
+def read(i, p):
+    with open(log_of(i), "w") as log:
+        for line in p.stdout:
+            log.write(line)
+            m = line_re.search(line)
+            if m:
+                events.put((time.monotonic(), i, int(m.group(1)), float(m.group(2)), float(m.group(3)), int(m.group(4))))
+    events.put((time.monotonic(), i, None, None, None, None))
+
+
 t_start = time.monotonic()
+procs = [subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, bufsize=1)
+         for _ in range(instances)]
+readers = [threading.Thread(target=read, args=(i, p), daemon=True) for i, p in enumerate(procs)]
+for r in readers:
+    r.start()
+totals = [0] * instances
+ended = 0
 first = None
 last = None
 batches = []
-with open(log_path, "w") as log, open(timeline, "w") as tl:
-    tl.write("t_s,applied_msgs_per_s,avg_batch,total\n")
+commits = 0.0
+with open(timeline, "w") as tl:
+    tl.write("t_s,instance,applied_msgs_per_s,avg_batch,total\n")
     deadline = t_start + limit
-    while time.monotonic() < deadline:
-        line = p.stdout.readline()
-        if not line:
-            break
-        log.write(line)
-        m = line_re.search(line)
-        if not m:
+    while time.monotonic() < deadline and ended < instances:
+        try:
+            now, i, rate, batch, secs, total = events.get(timeout=0.5)
+        except queue.Empty:
             continue
-        now = time.monotonic()
-        rate, batch, total = int(m.group(1)), float(m.group(2)), int(m.group(3))
-        tl.write(f"{now - t_start:.2f},{rate},{batch},{total}\n")
-        if total > 0 and first is None:
-            first = (now, total)
-        if first is not None and rate > 0:
+        if rate is None:
+            ended += 1
+            continue
+        tl.write(f"{now - t_start:.2f},{i + 1},{rate},{batch},{total}\n")
+        totals[i] = total
+        together = sum(totals)
+        if together > 0 and first is None:
+            first = (now, together)
+        elif first is not None and rate > 0:
             batches.append(batch)
-        last = (now, total)
-        if total >= target:
+            commits += rate * secs / batch if batch > 0 else 0
+        last = (now, together)
+        if together >= target:
             break
-    p.send_signal(signal.SIGTERM)
+for p in procs:
+    if p.poll() is None:
+        p.send_signal(signal.SIGTERM)
+for p in procs:
     try:
-        rest, _ = p.communicate(timeout=30)
-        log.write(rest or "")
+        p.wait(timeout=30)
     except subprocess.TimeoutExpired:
         p.kill()
+for r in readers:
+    r.join(timeout=5)
 if first is None or last is None or last[0] <= first[0]:
-    print("nan nan nan 0")
+    print("nan nan nan 0 nan")
 else:
     secs = last[0] - first[0]
     avg_batch = sum(batches) / len(batches) if batches else float("nan")
-    print(f"{(last[1] - first[1]) / secs:.1f} {avg_batch:.1f} {secs:.1f} {last[1]}")
+    print(f"{(last[1] - first[1]) / secs:.1f} {avg_batch:.1f} {secs:.1f} {last[1]} {commits / secs:.1f}")

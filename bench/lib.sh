@@ -11,6 +11,7 @@ SERVER_JAR="${SERVER_JAR:-$REPO/server/target/albumstore-server.jar}"
 CONSUMER_JAR="${CONSUMER_JAR:-$REPO/consumer/target/albumstore-consumer.jar}"
 CLIENT_JAR="${CLIENT_JAR:-$REPO/client/target/client.jar}"
 PERFTEST_DIR="$BENCH_DIR/target/perf-test"
+LOCAL_JAR="${LOCAL_JAR:-$REPO/local/target/albumstore-local.jar}"
 
 BENCH_DB="${BENCH_DB:-albumstore_bench}"
 PG_HOST=127.0.0.1
@@ -54,6 +55,33 @@ require_jars() {
   done
 }
 
+require_local_jar() {
+  [[ -f "$LOCAL_JAR" ]] || { echo "missing $LOCAL_JAR: run 'mvn -B -pl local -am package -DskipTests'" >&2; exit 2; }
+}
+
+# start_cluster N: a RabbitMQ cluster of N nodes of the installed RabbitMQ in the background
+# (RabbitClusterMain of the local jar: the same code as the tests and the cluster stack, never the
+# machine's own node); prints the PIDs to stop (the launcher, and the
+# sleep that holds its stdin open) and the nodes' addresses. Called in $(...): the caller records
+# the PIDs for the EXIT trap.
+start_cluster() {
+  local n="$1" dir="$WORK/${NAME:-bench}-cluster$1-$$" fifo line pid holder
+  rm -rf "$dir"; mkdir -p "$dir"; fifo="$dir/stdin"; mkfifo "$fifo"
+  sleep 100000 >"$fifo" &
+  holder=$!
+  java -Xmx128m -cp "$LOCAL_JAR" org.albumstore.embedded.RabbitClusterMain "$n" "$dir/nodes" \
+    <"$fifo" >"$dir/out" 2>"$dir/log" &
+  pid=$!
+  for _ in $(seq 1 240); do
+    line=$(grep -m1 '^addresses ' "$dir/out" 2>/dev/null || true)
+    [[ -n "$line" ]] && break
+    kill -0 "$pid" 2>/dev/null || { tail -20 "$dir/log" >&2; kill "$holder"; exit 3; }
+    sleep 0.5
+  done
+  [[ -n "$line" ]] || { echo "cluster of $n did not start" >&2; kill "$pid" "$holder"; exit 3; }
+  echo "$pid $holder ${line#addresses }"
+}
+
 require_perftest() {
   if ! ls "$PERFTEST_DIR"/perf-test-*.jar >/dev/null 2>&1; then
     log "fetching rabbitmq-perf-test into $PERFTEST_DIR"
@@ -78,6 +106,21 @@ print(json.dumps({
   "note": "2 cores shared with RabbitMQ, PostgreSQL, the server, the consumer, the load tool and other jobs",
 }))
 PY
+}
+
+# readme_stub DIR COMMAND WHAT: a README.md for a results folder that has none yet (a measured
+# folder's README, with its reading of the figures, is never overwritten).
+readme_stub() {
+  local dir="$1" command="$2" what="$3"
+  [[ -f "$dir/README.md" ]] && return 0
+  cat >"$dir/README.md" <<EOF
+# results/$(basename "$dir"): $what
+
+Command (from the repository root): \`$command\`, run $(date -u +%Y-%m-%d) on $(nproc) cores, load
+average $(cut -d' ' -f1-3 /proc/loadavg) at the end. Figures: [table.md](table.md),
+[chart.svg](chart.svg), one row per run in [data.csv](data.csv); medians, intervals, the machine
+and the setup in [summary.json](summary.json). What the figures show: not written yet.
+EOF
 }
 
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }

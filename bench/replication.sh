@@ -12,31 +12,9 @@ source "$(dirname "$0")/lib.sh"
 REPS="${1:-3}"; SECONDS_RUN="${2:-30}"; PRODUCERS="${3:-4}"; WINDOW="${4:-100}"
 NAME="${REPLICATION_NAME:-replication}"
 OUT="$RESULTS/$NAME"; mkdir -p "$OUT"
-LOCAL_JAR="${LOCAL_JAR:-$REPO/local/target/albumstore-local.jar}"
-[[ -f "$LOCAL_JAR" ]] || { echo "missing $LOCAL_JAR: run 'mvn -B -pl local -am package -DskipTests'" >&2; exit 2; }
+require_local_jar
 require_perftest
 PT_CP="$(printf '%s:' "$PERFTEST_DIR"/*.jar)"
-
-# Starts a cluster of $1 nodes in the background; prints the PIDs to stop (the launcher, and the
-# sleep that holds its stdin open) and the nodes' addresses. Called in $(...): the caller records
-# the PIDs for the EXIT trap.
-start_cluster() {
-  local n="$1" dir="$WORK/$NAME-cluster$1-$$" fifo line pid holder
-  rm -rf "$dir"; mkdir -p "$dir"; fifo="$dir/stdin"; mkfifo "$fifo"
-  sleep 100000 >"$fifo" &
-  holder=$!
-  java -Xmx128m -cp "$LOCAL_JAR" org.albumstore.embedded.RabbitClusterMain "$n" "$dir/nodes" \
-    <"$fifo" >"$dir/out" 2>"$dir/log" &
-  pid=$!
-  for _ in $(seq 1 240); do
-    line=$(grep -m1 '^addresses ' "$dir/out" 2>/dev/null || true)
-    [[ -n "$line" ]] && break
-    kill -0 "$pid" 2>/dev/null || { tail -20 "$dir/log" >&2; kill "$holder"; exit 3; }
-    sleep 0.5
-  done
-  [[ -n "$line" ]] || { echo "cluster of $n did not start" >&2; kill "$pid" "$holder"; exit 3; }
-  echo "$pid $holder ${line#addresses }"
-}
 
 read -r pid1 hold1 addr1 <<<"$(start_cluster 1)"; BENCH_PIDS+=("$pid1" "$hold1")
 read -r pid3 hold3 addr3 <<<"$(start_cluster 3)"; BENCH_PIDS+=("$pid3" "$hold3")

@@ -48,7 +48,9 @@ import org.junit.jupiter.api.Test;
  * acknowledged write applied once, nothing counted twice.
  *
  * <p>The cluster and the balancer are shared by the scenarios (starting three nodes takes half a
- * minute); each scenario has its own queue, servers and consumers.
+ * minute); each scenario has its own queue, servers and consumers. The partition (C6) also needs
+ * iptables and the right to change its rules; its rules match only this cluster's links ({@link
+ * Partition}).
  */
 class ClusterFaultsIT {
   private static final int SERVERS = 2;

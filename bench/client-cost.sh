@@ -30,10 +30,11 @@ TOOLS="${CLIENT_COST_TOOLS:-client wrk gatling}"
 read -r -a TOOL_LIST <<<"$TOOLS"
 OUT="$RESULTS/client-cost"; mkdir -p "$OUT"
 GATLING_DIR="$BENCH_DIR/gatling"
-# Gatling 3.15 needs java.lang opened (its log writer); its anonymous usage analytics go off, and
-# its check for a newer release (an HTTPS request to Maven Central, which has no switch) goes to a
-# closed port on loopback: every request of the experiment stays on 127.0.0.1.
-GATLING_JAVA_OPTS="--add-opens java.base/java.lang=ALL-UNNAMED -Dgatling.data.enableAnalytics=false -Dhttps.proxyHost=127.0.0.1 -Dhttps.proxyPort=9 -Djava.util.prefs.userRoot=$WORK/gatling-prefs"
+# Gatling 3.15 needs java.lang opened (its log writer); the inlining flags and the other two opens
+# are what Gatling's own launchers give its JVM (tuned as shipped). Its anonymous usage analytics
+# go off, and its check for a newer release (an HTTPS request to Maven Central, which has no
+# switch) goes to a closed port on loopback: every request of the experiment stays on 127.0.0.1.
+GATLING_JAVA_OPTS="-XX:MaxInlineLevel=20 -XX:MaxTrivialSize=12 --add-opens java.base/java.lang=ALL-UNNAMED --add-opens java.base/java.nio=ALL-UNNAMED --add-opens java.base/jdk.internal.misc=ALL-UNNAMED -Dgatling.data.enableAnalytics=false -Dhttps.proxyHost=127.0.0.1 -Dhttps.proxyPort=9 -Djava.util.prefs.userRoot=$WORK/gatling-prefs"
 TICKS=$(getconf CLK_TCK)
 require_jars; ensure_database
 if [[ " $TOOLS " == *" gatling "* && ! -d "$GATLING_DIR/target/lib" ]]; then
@@ -201,7 +202,7 @@ python3 - "$WORK/client-cost-machine.json" "$OUT/extra.json" <<PY
 import json, sys
 m = json.load(open(sys.argv[1])); m["loadavg_at_end"] = open("/proc/loadavg").read().split()[:3]
 json.dump({"machine": m, "command": "CLIENT_COST_WARM=$WARM bench/client-cost.sh $REPS $THREADS $SECS $REQUESTS $MEM_SIZES",
-  "setup": "one server jar with ALBUMSTORE_BENCH_ENDPOINTS=true; tools: $TOOLS, each loading the server for $LOAD_SECS s: $WARM s of warm-up, a measured window of $SECS s, then the rest; rps and cpu_us_per_request of the window only: requests the server answered (its own counter) per second, and the tool process's user+system time per such request; p50/p99/max: the tool's own figures for its whole run; client: --threads $THREADS --duration $LOAD_SECS, --no-verify, no broker sampling, JVM $CLIENT_JAVA_OPTS; wrk: 2 threads, $THREADS connections, the same mix (bench/wrk/client-mix.lua); Gatling 3.15 (bench/gatling): $THREADS users (closed), shared keep-alive connections, the same mix with the multipart body encoded once, warm-up request, analytics and update check off, JVM $CLIENT_JAVA_OPTS; memory runs: --iterations for the request count, no warm-up",
+  "setup": "one server jar with ALBUMSTORE_BENCH_ENDPOINTS=true; tools: $TOOLS, each loading the server for $LOAD_SECS s: $WARM s of warm-up, a measured window of $SECS s, then the rest; rps and cpu_us_per_request of the window only: requests the server answered (its own counter) per second, and the tool process's user+system time per such request; p50/p99/max: the tool's own figures for its whole run; client: --threads $THREADS --duration $LOAD_SECS, --no-verify, no broker sampling, JVM $CLIENT_JAVA_OPTS; wrk: 2 threads, $THREADS connections, the same mix (bench/wrk/client-mix.lua); Gatling 3.15 (bench/gatling): $THREADS users (closed), shared keep-alive connections, the same mix with the multipart body encoded once, warm-up request, analytics and update check off, JVM $CLIENT_JAVA_OPTS plus Gatling's launcher defaults (MaxInlineLevel=20, MaxTrivialSize=12, add-opens); memory runs: --iterations for the request count, no warm-up",
   "memory": open("$OUT/memory.csv").read()}, open(sys.argv[2], "w"))
 PY
 RATIOS=()

@@ -3,25 +3,38 @@
 # (ALBUMSTORE_BENCH_ENDPOINTS=true, .../bench/noop answers every path with 200 and an albumID),
 # the client (its full workload, verification off), wrk (the same request mix,
 # bench/wrk/client-mix.lua) and Gatling (the same mix, bench/gatling: a Java DSL simulation built
-# here from Maven Central, its warm-up request to an outside host switched off) run at the same
-# concurrency, interleaved; each tool's CPU time per request is taken from /proc. The client's resident memory
+# here from Maven Central) run at the same concurrency, interleaved, in the same way: each tool
+# loads the server for WARM seconds (its JVM's JIT, its connections, the server), then for SECONDS
+# its cost is measured in steady state: its process's CPU time (utime + stime from /proc/PID/stat)
+# and the requests the server answered (its own counter, http_server_requests_seconds_count on
+# /metrics, the same for every tool) at the start and at the end of that window. rps and CPU µs per
+# request are of the window only: no JVM start-up, JIT warm-up or report writing in them. p50/p99/max
+# are each tool's own figures for its whole run (warm-up included). The client's resident memory
 # (VmRSS, sampled every 0.5 s) is recorded for every run; one run per size in MEM_SIZES shows
 # whether it stays flat as the request count grows.
 #
-#   bench/client-cost.sh [REPS=3] [THREADS=256] [SECONDS_WRK=15] [REQUESTS=100000] [MEM_SIZES=100000,1000000]
+#   bench/client-cost.sh [REPS=3] [THREADS=256] [SECONDS=15] [REQUESTS=100000] [MEM_SIZES=100000,1000000]
 # writes results/client-cost/{data.csv,memory.csv,summary.json,chart.svg}. CLIENT_COST_TOOLS
-# (default "client wrk gatling") picks the tools.
+# (default "client wrk gatling") picks the tools, CLIENT_COST_WARM (default 20) the warm-up seconds.
+# REQUESTS is the memory runs' size unit only (kept for the command line's shape).
 source "$(dirname "$0")/lib.sh"
 REPS="${1:-3}"; THREADS="${2:-256}"; SECS="${3:-15}"; REQUESTS="${4:-100000}"; MEM_SIZES="${5:-100000,1000000}"
 CLIENT_JAVA_OPTS="${CLIENT_JAVA_OPTS:--Xmx512m}"
-# The client's own warm-up in the rate comparison (iterations per thread, not measured), as wrk gets
-# 10 s against the same server first: a cold JVM spends its first seconds compiling (measured: about
-# 14% of the client's CPU samples were the JIT in a 5 s run). The memory runs have none.
-WARMUP="${CLIENT_COST_WARMUP:-100}"
+# Seconds of load before the measured window, the same for every tool: a JVM on a busy machine is
+# still compiling after 15 s (measured: the JIT was a third of the client's CPU samples 10-20 s in).
+WARM="${CLIENT_COST_WARM:-20}"
+# Load after the window, so that no tool is winding down inside it (sampling takes a moment, and
+# a busy machine stretches every step).
+TAIL=10
 TOOLS="${CLIENT_COST_TOOLS:-client wrk gatling}"
 read -r -a TOOL_LIST <<<"$TOOLS"
 OUT="$RESULTS/client-cost"; mkdir -p "$OUT"
 GATLING_DIR="$BENCH_DIR/gatling"
+# Gatling 3.15 needs java.lang opened (its log writer); the inlining flags and the other two opens
+# are what Gatling's own launchers give its JVM (tuned as shipped). Its anonymous usage analytics
+# go off, and its check for a newer release (an HTTPS request to Maven Central, which has no
+# switch) goes to a closed port on loopback: every request of the experiment stays on 127.0.0.1.
+GATLING_JAVA_OPTS="-XX:MaxInlineLevel=20 -XX:MaxTrivialSize=12 --add-opens java.base/java.lang=ALL-UNNAMED --add-opens java.base/java.nio=ALL-UNNAMED --add-opens java.base/jdk.internal.misc=ALL-UNNAMED -Dgatling.data.enableAnalytics=false -Dhttps.proxyHost=127.0.0.1 -Dhttps.proxyPort=9 -Djava.util.prefs.userRoot=$WORK/gatling-prefs"
 TICKS=$(getconf CLK_TCK)
 require_jars; ensure_database
 if [[ " $TOOLS " == *" gatling "* && ! -d "$GATLING_DIR/target/lib" ]]; then
@@ -33,120 +46,153 @@ q=$(new_queue client-cost); p=$(free_port)
 start_server client-cost-server "$q" "$p"
 URL="http://127.0.0.1:$p/albumstore/bench/noop"
 
-# watch PID TAG -> "rss_peak_kb rss_last_kb cpu_ticks": samples the process's resident memory every
-# 0.5 s (into client-cost-rss-TAG.csv) until it ends, and its CPU time (utime + stime, clock ticks)
-# at the last sample (it cannot be read after the process has been reaped).
+# Requests the server has answered on the do-nothing endpoint (it counts them as uri="UNKNOWN").
+served() {
+  curl -s -m 5 "http://127.0.0.1:$p/albumstore/metrics" |
+    awk '/^http_server_requests_seconds_count\{.*uri="UNKNOWN"/ { n += $2 } END { printf "%d\n", n }'
+}
+
+# watch PID TAG -> "rss_peak_kb rss_last_kb": samples the process's resident memory every 0.5 s
+# (into client-cost-rss-TAG.csv) until it ends.
 watch() {
-  local pid="$1" tag="$2" peak=0 last=0 rss ticks=0 t
+  local pid="$1" tag="$2" peak=0 last=0 rss
   : >"$WORK/client-cost-rss-$tag.csv"
   local t0=$SECONDS
   while kill -0 "$pid" 2>/dev/null && ((SECONDS - t0 < 1800)); do
     rss=$(awk '/VmRSS/{print $2}' "/proc/$pid/status" 2>/dev/null || echo 0)
-    t=$(awk '{print $14 + $15}' "/proc/$pid/stat" 2>/dev/null || echo 0)
-    [[ -n "$t" && "$t" -gt 0 ]] && ticks=$t
     if [[ -n "$rss" && "$rss" -gt 0 ]]; then
       last=$rss; ((rss > peak)) && peak=$rss
       echo "$((SECONDS - t0)),$rss" >>"$WORK/client-cost-rss-$tag.csv"
     fi
     sleep 0.5
   done
-  echo "$peak $last $ticks"
+  echo "$peak $last"
 }
 
-# CPU µs per request from clock ticks and a request count.
-cpu_us() { python3 -c "import sys; n=int(sys.argv[3]); print(round(int(sys.argv[1]) / int(sys.argv[2]) * 1e6 / n, 2) if n else '')" "$1" "$TICKS" "$2"; }
+# window PID -> "rps cpu_us": waits until the server has answered 100 more requests than when
+# called (the tool's load has begun), then WARM seconds, then measures SECS seconds: requests served
+# per second and the process's CPU µs per request served; "- -" if the tool ended before.
+window() {
+  local pid="$1" base t0 n0 c0 t1 n1 c1 i
+  base=$(served)
+  for ((i = 0; i < 1200; i++)); do  # a JVM tool's start-up, bounded (120 s)
+    (($(served) - base >= 100)) && break
+    kill -0 "$pid" 2>/dev/null || { echo "- -"; return; }
+    sleep 0.1
+  done
+  sleep "$WARM"
+  c0=$(awk '{print $14 + $15}' "/proc/$pid/stat" 2>/dev/null) || { echo "- -"; return; }
+  n0=$(served); t0=$(date +%s.%N)
+  sleep "$SECS"
+  c1=$(awk '{print $14 + $15}' "/proc/$pid/stat" 2>/dev/null) || { echo "- -"; return; }
+  n1=$(served); t1=$(date +%s.%N)
+  python3 -c "import sys; c0, c1, n0, n1, t0, t1, hz = map(float, sys.argv[1:]); n = n1 - n0; print(round(n / (t1 - t0), 1), round((c1 - c0) / hz * 1e6 / n, 2) if n else '-')" \
+    "$c0" "$c1" "$n0" "$n1" "$t0" "$t1" "$TICKS"
+}
 
-# run_client REQUESTS TAG [WARMUP_ITERATIONS=0] -> "rps p50 p99 max rss_peak_mb rss_end_mb ok cpu_us"
-# (cpu_us: the whole process, JVM start-up included, per request sent: its warm-up's too.)
-run_client() {
-  local requests="$1" tag="$2" warmup="${3:-0}" iters dir pid peak last ticks
-  iters=$(((requests + 4 * THREADS - 1) / (4 * THREADS)))
-  dir="$WORK/runs/client-cost-$tag"; rm -rf "$dir"
-  # shellcheck disable=SC2086
-  java $CLIENT_JAVA_OPTS -jar "$CLIENT_JAR" --url "$URL" --threads "$THREADS" --iterations "$iters" \
-    --no-verify --rmq-api none --amqp-uri none --no-progress --warmup-iterations "$warmup" --out "$dir" >"$WORK/client-cost-$tag.txt" 2>&1 &
+# measure TAG COMMAND... -> "rps cpu_us rss_peak_mb rss_end_mb": runs the tool (its output into
+# client-cost-TAG.txt) and measures its window while a watcher samples its memory.
+measure() {
+  local tag="$1" pid rps cpu peak last; shift
+  "$@" >"$WORK/client-cost-$tag.txt" 2>&1 &
   pid=$!
-  read -r peak last ticks <<<"$(watch "$pid" "$tag")"
+  watch "$pid" "$tag" >"$WORK/client-cost-watch-$tag.txt" &
+  read -r rps cpu <<<"$(window "$pid")"
   wait "$pid" || true
-  python3 - "$dir/summary.json" "$peak" "$last" <<'PY' | { read -r rps p50 p99 mx pk ls ok; echo "$rps $p50 $p99 $mx $pk $ls $ok $(cpu_us "$ticks" "$((ok + warmup * THREADS * 4))")"; }
+  wait  # the watcher
+  read -r peak last <"$WORK/client-cost-watch-$tag.txt"
+  echo "$rps $cpu $(python3 -c "import sys; print(int(sys.argv[1]) / 1024, int(sys.argv[2]) / 1024)" "$peak" "$last")"
+}
+
+LOAD_SECS=$((WARM + SECS + TAIL))
+
+# run_client TAG -> "rps cpu_us p50 p99 max rss_peak_mb rss_end_mb": THREADS virtual users for
+# LOAD_SECS seconds (--duration counts from the start of the load, after the JVM's start-up).
+run_client() {
+  local tag="$1" dir="$WORK/runs/client-cost-$1" rps cpu peak last
+  rm -rf "$dir"
+  # shellcheck disable=SC2086
+  read -r rps cpu peak last <<<"$(measure "$tag" java $CLIENT_JAVA_OPTS -jar "$CLIENT_JAR" --url "$URL" \
+    --threads "$THREADS" --duration "$LOAD_SECS" --no-verify --rmq-api none --amqp-uri none --no-progress --out "$dir")"
+  python3 - "$dir/summary.json" <<'PY' | { read -r p50 p99 mx; echo "$rps $cpu $p50 $p99 $mx $peak $last"; }
 import json, sys
-s = json.load(open(sys.argv[1])); w = s["allWrites"]
-print(s["throughput"], w["p50Ms"], w["p99Ms"], w["maxMs"], int(sys.argv[2]) / 1024, int(sys.argv[3]) / 1024, w["ok"])
+w = json.load(open(sys.argv[1]))["allWrites"]
+print(w["p50Ms"], w["p99Ms"], w["maxMs"])
 PY
 }
 
-# run_gatling SECONDS TAG -> "rps p50 p99 max rss_peak_mb rss_end_mb ok cpu_us": THREADS virtual
-# users (one connection each) for SECONDS; figures from Gatling's console summary (ms, whole
-# numbers), CPU of the whole JVM per request.
+# run_wrk TAG -> "rps cpu_us p50 p99 max - -": 2 threads, THREADS connections, LOAD_SECS seconds.
+run_wrk_window() {
+  local tag="$1" rps cpu
+  read -r rps cpu _ _ <<<"$(measure "$tag" env BENCH_WRK_DIR="$BENCH_DIR/wrk" wrk -t 2 -c "$THREADS" -d "${LOAD_SECS}s" \
+    --latency --timeout 10s -s "$BENCH_DIR/wrk/client-mix.lua" "$URL")"
+  awk -v r="$rps" -v c="$cpu" '/^BENCH /{ print r, c, $3, $4, $5, "-", "-" }' "$WORK/client-cost-$tag.txt"
+}
+
+# run_gatling TAG -> "rps cpu_us p50 p99 max rss_peak_mb rss_end_mb": THREADS users for LOAD_SECS
+# seconds; p50/p99/max (whole ms) from Gatling's closing console summary ("Global Information").
 run_gatling() {
-  local secs="$1" tag="$2" pid peak last ticks
+  local tag="$1" rps cpu peak last
   # shellcheck disable=SC2086
-  java $CLIENT_JAVA_OPTS -DbaseUrl="$URL" -Dusers="$THREADS" -Dseconds="$secs" \
-    -cp "$GATLING_DIR/target/classes:$GATLING_DIR/target/lib/*" io.gatling.app.Gatling \
-    -s org.albumstore.bench.ClientMixSimulation -rf "$WORK/gatling" -l albumstore-bench \
-    >"$WORK/client-cost-gatling-$tag.txt" 2>&1 &
-  pid=$!
-  read -r peak last ticks <<<"$(watch "$pid" "gatling-$tag")"
-  wait "$pid" || true
-  python3 - "$WORK/client-cost-gatling-$tag.txt" "$peak" "$last" <<'PY' | { read -r rps p50 p99 mx pk ls ok; echo "$rps $p50 $p99 $mx $pk $ls $ok $(cpu_us "$ticks" "$ok")"; }
+  read -r rps cpu peak last <<<"$(measure "$tag" java $CLIENT_JAVA_OPTS $GATLING_JAVA_OPTS -DbaseUrl="$URL" \
+    -Dusers="$THREADS" -Dseconds="$LOAD_SECS" -cp "$GATLING_DIR/target/classes:$GATLING_DIR/target/lib/*" \
+    io.gatling.app.Gatling -s org.albumstore.bench.ClientMixSimulation -rf "$WORK/gatling" -l albumstore-bench)"
+  python3 - "$WORK/client-cost-$tag.txt" <<'PY' | { read -r p50 p99 mx; echo "$rps $cpu $p50 $p99 $mx $peak $last"; }
 import re, sys
 text = open(sys.argv[1]).read()
-# The last "Global Information" block: "> mean requests/sec   8230.4 (OK=8230.4 KO=-  )".
+# "> response time 50th percentile (ms)    |   3 |   3 |   -": the OK column of the last summary.
 def ok(label):
-    m = re.findall(r"> " + re.escape(label) + r"\s+\S+ \(OK=(\S+)", text)
+    m = re.findall(r"> " + re.escape(label) + r"[^|\n]*\|\s*\S+\s*\|\s*(\S+)", text)
     if not m:
         sys.exit("no '%s' in the Gatling output (see %s)" % (label, sys.argv[1]))
-    return m[-1]
-print(ok("mean requests/sec"), ok("response time 50th percentile"), ok("response time 99th percentile"),
-      ok("max response time"), int(sys.argv[2]) / 1024, int(sys.argv[3]) / 1024, ok("request count"))
+    return m[-1].replace(",", "")
+print(ok("response time 50th percentile"), ok("response time 99th percentile"), ok("max response time"))
 PY
 }
 
-# wrk's CPU µs per request: the user + system time of the finished children of this subshell
-# (wrk and its pipe), read from /proc before and after.
-run_wrk_cpu() {
-  local me=$BASHPID before after line  # this shell, not the $(...) subshells below
-  before=$(awk '{print $16 + $17}' "/proc/$me/stat")  # cutime + cstime: reaped children so far
-  line=$(run_wrk "$THREADS" "$SECS" "$URL" client-mix)
-  after=$(awk '{print $16 + $17}' "/proc/$me/stat")
-  read -r rps p50 p99 mx _ _ <<<"$line"
-  echo "$rps $p50 $p99 $mx $(python3 -c "import sys; print(round((int(sys.argv[2]) - int(sys.argv[1])) / int(sys.argv[3]) * 1e6 / (float(sys.argv[4]) * int(sys.argv[5])), 2))" "$before" "$after" "$TICKS" "$rps" "$SECS")"
-}
+log "warm-up of the server: wrk 10 s"
+run_wrk "$THREADS" 10 "$URL" client-mix >/dev/null
 
-log "warm-up: wrk 10 s, client 20k requests, Gatling 10 s"
-for tool in "${TOOL_LIST[@]}"; do
-  case $tool in
-    wrk) run_wrk "$THREADS" 10 "$URL" client-mix >/dev/null ;;
-    client) run_client 20000 warmup >/dev/null ;;
-    gatling) run_gatling 10 warmup >/dev/null ;;
-  esac
-done
-
-echo "tool,rep,requests,rps,p50_ms,p99_ms,max_ms,rss_peak_mb,rss_end_mb,cpu_us_per_request,load1" >"$OUT/data.csv"
+echo "tool,rep,rps,p50_ms,p99_ms,max_ms,rss_peak_mb,rss_end_mb,cpu_us_per_request,load1" >"$OUT/data.csv"
 for ((rep = 1; rep <= REPS; rep++)); do
   for ((k = 0; k < ${#TOOL_LIST[@]}; k++)); do
     tool=${TOOL_LIST[$(((k + rep) % ${#TOOL_LIST[@]}))]}  # a different order each rep
     load1=$(cut -d' ' -f1 /proc/loadavg)
     case $tool in
-      wrk)
-        read -r rps p50 p99 mx cpu <<<"$(run_wrk_cpu)"
-        echo "wrk,$rep,,$rps,$p50,$p99,$mx,,,$cpu,$load1" >>"$OUT/data.csv" ;;
-      client)
-        read -r rps p50 p99 mx peak last ok cpu <<<"$(run_client "$REQUESTS" "r$rep" "$WARMUP")"
-        echo "client,$rep,$ok,$rps,$p50,$p99,$mx,$peak,$last,$cpu,$load1" >>"$OUT/data.csv" ;;
-      gatling)
-        read -r rps p50 p99 mx peak last ok cpu <<<"$(run_gatling "$SECS" "r$rep")"
-        echo "gatling,$rep,$ok,$rps,$p50,$p99,$mx,$peak,$last,$cpu,$load1" >>"$OUT/data.csv" ;;
+      wrk) read -r rps cpu p50 p99 mx peak last <<<"$(run_wrk_window "wrk-r$rep")" ;;
+      client) read -r rps cpu p50 p99 mx peak last <<<"$(run_client "r$rep")" ;;
+      gatling) read -r rps cpu p50 p99 mx peak last <<<"$(run_gatling "gatling-r$rep")" ;;
     esac
+    [[ "$peak" == - ]] && peak="" && last=""
+    echo "$tool,$rep,$rps,$p50,$p99,$mx,$peak,$last,$cpu,$load1" >>"$OUT/data.csv"
     log "rep $rep $tool: $(tail -1 "$OUT/data.csv")"
   done
 done
+
+# run_client_requests REQUESTS TAG -> "rps rss_peak_mb rss_end_mb ok": the memory runs, by request
+# count (--iterations), no warm-up.
+run_client_requests() {
+  local requests="$1" tag="$2" iters dir="$WORK/runs/client-cost-$2" pid peak last
+  iters=$(((requests + 4 * THREADS - 1) / (4 * THREADS)))
+  rm -rf "$dir"
+  # shellcheck disable=SC2086
+  java $CLIENT_JAVA_OPTS -jar "$CLIENT_JAR" --url "$URL" --threads "$THREADS" --iterations "$iters" \
+    --no-verify --rmq-api none --amqp-uri none --no-progress --out "$dir" >"$WORK/client-cost-$tag.txt" 2>&1 &
+  pid=$!
+  read -r peak last <<<"$(watch "$pid" "$tag")"
+  wait "$pid" || true
+  python3 - "$dir/summary.json" "$peak" "$last" <<'PY'
+import json, sys
+s = json.load(open(sys.argv[1]))
+print(s["throughput"], int(sys.argv[2]) / 1024, int(sys.argv[3]) / 1024, s["allWrites"]["ok"])
+PY
+}
 
 echo "requests,rps,rss_peak_mb,rss_end_mb,load1" >"$OUT/memory.csv"
 IFS=, read -r -a SIZES <<<"$MEM_SIZES"
 for n in "${SIZES[@]}"; do
   load1=$(cut -d' ' -f1 /proc/loadavg)
-  read -r rps _ _ _ peak last ok _ <<<"$(run_client "$n" "mem$n")"
+  read -r rps peak last ok <<<"$(run_client_requests "$n" "mem$n")"
   echo "$ok,$rps,$peak,$last,$load1" >>"$OUT/memory.csv"
   cp "$WORK/client-cost-rss-mem$n.csv" "$OUT/rss-$n.csv"
   log "memory $n requests: $(tail -1 "$OUT/memory.csv")"
@@ -155,8 +201,8 @@ done
 python3 - "$WORK/client-cost-machine.json" "$OUT/extra.json" <<PY
 import json, sys
 m = json.load(open(sys.argv[1])); m["loadavg_at_end"] = open("/proc/loadavg").read().split()[:3]
-json.dump({"machine": m, "command": "CLIENT_COST_WARMUP=$WARMUP bench/client-cost.sh $REPS $THREADS $SECS $REQUESTS $MEM_SIZES",
-  "setup": "one server jar with ALBUMSTORE_BENCH_ENDPOINTS=true; tools: $TOOLS; client: --threads $THREADS, $REQUESTS requests after --warmup-iterations $WARMUP (memory runs: none), --no-verify, no broker sampling, JVM $CLIENT_JAVA_OPTS; wrk: 2 threads, $THREADS connections, the same mix (bench/wrk/client-mix.lua) for $SECS s; Gatling: $THREADS users (closed, one connection each), the same mix (bench/gatling) for $SECS s, JVM $CLIENT_JAVA_OPTS, warm-up request off; cpu_us_per_request: the tool process's user+system time per successful request (JVM tools: start-up and their own warm-up included)",
+json.dump({"machine": m, "command": "CLIENT_COST_WARM=$WARM bench/client-cost.sh $REPS $THREADS $SECS $REQUESTS $MEM_SIZES",
+  "setup": "one server jar with ALBUMSTORE_BENCH_ENDPOINTS=true; tools: $TOOLS, each loading the server for $LOAD_SECS s: $WARM s of warm-up, a measured window of $SECS s, then the rest; rps and cpu_us_per_request of the window only: requests the server answered (its own counter) per second, and the tool process's user+system time per such request; p50/p99/max: the tool's own figures for its whole run; client: --threads $THREADS --duration $LOAD_SECS, --no-verify, no broker sampling, JVM $CLIENT_JAVA_OPTS; wrk: 2 threads, $THREADS connections, the same mix (bench/wrk/client-mix.lua); Gatling 3.15 (bench/gatling): $THREADS users (closed), shared keep-alive connections, the same mix with the multipart body encoded once, warm-up request, analytics and update check off, JVM $CLIENT_JAVA_OPTS plus Gatling's launcher defaults (MaxInlineLevel=20, MaxTrivialSize=12, add-opens); memory runs: --iterations for the request count, no warm-up",
   "memory": open("$OUT/memory.csv").read()}, open(sys.argv[2], "w"))
 PY
 RATIOS=()

@@ -393,7 +393,15 @@ final class LoadRun {
         BooleanSupplier stopped) {
       return async != null
           ? new VirtualUser(
-                  async, workload, pacer, keys, label, iterations, segment, recent, stopped)
+                  async.forOneUser(),
+                  workload,
+                  pacer,
+                  keys,
+                  label,
+                  iterations,
+                  segment,
+                  recent,
+                  stopped)
               .awaitingTask()
           : new WriterLoop(
               blocking, workload, pacer, keys, label, iterations, segment, recent, stopped);

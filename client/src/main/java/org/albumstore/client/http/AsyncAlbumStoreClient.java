@@ -11,20 +11,24 @@ import org.albumstore.common.event.Vote;
  * same reading of the answers and the same one report per logical request, on the event loop.
  */
 public final class AsyncAlbumStoreClient implements AsyncAlbumStoreApi {
+  private final AsyncTransport transport;
+  private final RetryPolicy policy;
   private final AsyncRetryingCaller caller;
   private final RequestObserver observer;
   private final ApiRequest.AlbumUpload upload;
   private final ScheduledExecutorService scheduler;
 
   private AsyncAlbumStoreClient(
-      AsyncRetryingCaller caller,
+      AsyncTransport transport,
+      RetryPolicy policy,
       RequestObserver observer,
-      ApiRequest.AlbumUpload upload,
-      ScheduledExecutorService scheduler) {
-    this.caller = caller;
+      ApiRequest.AlbumUpload upload) {
+    this.transport = transport;
+    this.policy = policy;
+    this.caller = new AsyncRetryingCaller(transport, policy, observer);
     this.observer = observer;
     this.upload = upload;
-    this.scheduler = scheduler;
+    this.scheduler = transport.scheduler();
   }
 
   /**
@@ -32,11 +36,15 @@ public final class AsyncAlbumStoreClient implements AsyncAlbumStoreApi {
    */
   public static AsyncAlbumStoreClient create(
       AsyncTransport transport, RetryPolicy policy, RequestObserver observer, AlbumImage image) {
-    return new AsyncAlbumStoreClient(
-        new AsyncRetryingCaller(transport, policy, observer),
-        observer,
-        AlbumStoreClient.uploadOf(image),
-        transport.scheduler());
+    return new AsyncAlbumStoreClient(transport, policy, observer, AlbumStoreClient.uploadOf(image));
+  }
+
+  /**
+   * The same client for one virtual user, on its own {@link AsyncTransport#lane()}: the same
+   * retries, observer and upload (one upload object, so the transport still encodes it once).
+   */
+  public AsyncAlbumStoreClient forOneUser() {
+    return new AsyncAlbumStoreClient(transport.lane(), policy, observer, upload);
   }
 
   @Override

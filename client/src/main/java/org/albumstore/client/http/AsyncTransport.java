@@ -21,4 +21,14 @@ public interface AsyncTransport extends Transport {
    * so that no thread sleeps. Tasks must be short and must never block.
    */
   ScheduledExecutorService scheduler();
+
+  /**
+   * This transport as one virtual user should use it: for a user that sends one request at a time,
+   * a transport whose sends, callbacks and scheduled tasks stay on one thread and one connection
+   * where the implementation can (see {@link NettyTransport#lane()}). By default this transport
+   * itself.
+   */
+  default AsyncTransport lane() {
+    return this;
+  }
 }

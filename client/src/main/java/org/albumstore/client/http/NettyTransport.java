@@ -4,9 +4,12 @@ import io.netty.bootstrap.Bootstrap;
 import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoop;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.SimpleChannelInboundHandler;
@@ -78,6 +81,7 @@ public final class NettyTransport implements AsyncTransport {
   private final String pathPrefix;
   private final long timeoutNanos;
   private final EventLoopGroup group;
+  private final Bootstrap bootstrap;
   private final SimpleChannelPool pool;
   private final ResponseHandler responses = new ResponseHandler();
 
@@ -113,7 +117,7 @@ public final class NettyTransport implements AsyncTransport {
     this.group =
         new MultiThreadIoEventLoopGroup(
             ioThreads, threads, epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory());
-    Bootstrap bootstrap =
+    this.bootstrap =
         new Bootstrap()
             .group(group)
             .channel(epoll ? EpollSocketChannel.class : NioSocketChannel.class)
@@ -121,23 +125,35 @@ public final class NettyTransport implements AsyncTransport {
             .option(ChannelOption.TCP_NODELAY, true)
             .option(
                 ChannelOption.CONNECT_TIMEOUT_MILLIS,
-                (int) Math.min(Integer.MAX_VALUE, timeout.toMillis()));
+                (int) Math.min(Integer.MAX_VALUE, timeout.toMillis()))
+            // The lanes' connections; the pool puts its own initializer on a copy.
+            .handler(
+                new ChannelInitializer<Channel>() {
+                  @Override
+                  protected void initChannel(Channel ch) {
+                    initPipeline(ch, ssl, host, port);
+                  }
+                });
     this.pool =
         new SimpleChannelPool(
             bootstrap,
             new AbstractChannelPoolHandler() {
               @Override
               public void channelCreated(Channel ch) {
-                if (ssl != null) {
-                  ch.pipeline().addLast(ssl.newHandler(ch.alloc(), host, port));
-                }
-                ch.pipeline()
-                    .addLast(new HttpClientCodec())
-                    .addLast(new HttpObjectAggregator(MAX_BODY_BYTES))
-                    .addLast(responses);
+                initPipeline(ch, ssl, host, port);
               }
             },
             ChannelHealthChecker.ACTIVE);
+  }
+
+  private void initPipeline(Channel ch, SslContext ssl, String host, int port) {
+    if (ssl != null) {
+      ch.pipeline().addLast(ssl.newHandler(ch.alloc(), host, port));
+    }
+    ch.pipeline()
+        .addLast(new HttpClientCodec())
+        .addLast(new HttpObjectAggregator(MAX_BODY_BYTES))
+        .addLast(responses);
   }
 
   /**
@@ -157,6 +173,28 @@ public final class NettyTransport implements AsyncTransport {
       result.completeExceptionally(e);
       return result;
     }
+    sendPooled(http, result);
+    return result;
+  }
+
+  /**
+   * A view of this transport for one virtual user: a keep-alive connection of its own (opened on
+   * first use, and again after the server closed it) and one event loop that runs its sends, the
+   * callbacks of its responses and whatever it schedules ({@link AsyncTransport#scheduler()}).
+   *
+   * <p>Why: with one pool for every user, the response to a user's request, read on one event loop,
+   * often sent its next request on a connection of the other loop: a task queued there and that
+   * loop woken, about two context switches per request on two cores. A lane's request, response and
+   * next request stay on one thread, like a wrk connection or a Gatling user. A lane carries one
+   * request at a time (the closed model, retries included); one sent while another is in flight
+   * goes through the shared pool instead, so nothing waits behind it.
+   */
+  @Override
+  public AsyncTransport lane() {
+    return new Lane(group.next());
+  }
+
+  private void sendPooled(FullHttpRequest http, CompletableFuture<ApiResponse> result) {
     pool.acquire()
         .addListener(
             (Future<Channel> acquired) -> {
@@ -165,27 +203,26 @@ public final class NettyTransport implements AsyncTransport {
                 result.completeExceptionally(asIoException(acquired.cause()));
                 return;
               }
-              Channel ch = acquired.getNow();
-              ScheduledFuture<?> timer =
-                  ch.eventLoop()
-                      .schedule(
-                          () -> fail(ch, new SocketTimeoutException("no response in time")),
-                          timeoutNanos,
-                          TimeUnit.NANOSECONDS);
-              ch.attr(EXCHANGE).set(new Exchange(result, timer));
-              // Last, so that the server's "client send -> servlet in" starts at the send.
-              http.headers()
-                  .set(
-                      MetricNames.REQUEST_START, "t=" + ApacheTransport.epochMicros(Instant.now()));
-              ch.writeAndFlush(http)
-                  .addListener(
-                      written -> {
-                        if (!written.isSuccess()) {
-                          fail(ch, asIoException(written.cause()));
-                        }
-                      });
+              exchange(acquired.getNow(), http, result, null);
             });
-    return result;
+  }
+
+  /** Sends {@code http} on {@code ch}, which is idle and in hand; runs on its event loop. */
+  private void exchange(
+      Channel ch, FullHttpRequest http, CompletableFuture<ApiResponse> result, Lane lane) {
+    ScheduledFuture<?> timer =
+        ch.eventLoop()
+            .schedule(
+                () -> fail(ch, new SocketTimeoutException("no response in time")),
+                timeoutNanos,
+                TimeUnit.NANOSECONDS);
+    ch.attr(EXCHANGE).set(new Exchange(result, timer, lane));
+    // Last, so that the server's "client send -> servlet in" starts at the send.
+    http.headers()
+        .set(MetricNames.REQUEST_START, "t=" + ApacheTransport.epochMicros(Instant.now()));
+    // A failed write reaches the pipeline's exceptionCaught (the void promise's contract), which
+    // fails the exchange: no promise and listener per request.
+    ch.writeAndFlush(http, ch.voidPromise());
   }
 
   /** The event loops themselves: a scheduled send or backoff wakes no other thread. */
@@ -197,8 +234,12 @@ public final class NettyTransport implements AsyncTransport {
   /** Waits for {@link #sendAsync}; never call it on an event-loop thread (it would deadlock). */
   @Override
   public ApiResponse send(ApiRequest request) throws IOException {
+    return await(sendAsync(request));
+  }
+
+  private static ApiResponse await(CompletableFuture<ApiResponse> sent) throws IOException {
     try {
-      return sendAsync(request).get();
+      return sent.get();
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new InterruptedIOException("interrupted while waiting for the response");
@@ -241,7 +282,7 @@ public final class NettyTransport implements AsyncTransport {
     if (ex != null) {
       ex.timer.cancel(false);
       ch.close();
-      pool.release(ch);
+      handBack(ex, ch);
       ex.result.completeExceptionally(e);
     }
   }
@@ -270,7 +311,85 @@ public final class NettyTransport implements AsyncTransport {
     group.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
   }
 
-  private record Exchange(CompletableFuture<ApiResponse> result, ScheduledFuture<?> timer) {}
+  /**
+   * @param lane the lane whose connection carries it, or null for a connection of the pool
+   */
+  private record Exchange(
+      CompletableFuture<ApiResponse> result, ScheduledFuture<?> timer, Lane lane) {}
+
+  /** {@code ch} is free again: back to the pool, or its lane may send on it. */
+  private void handBack(Exchange ex, Channel ch) {
+    if (ex.lane == null) {
+      pool.release(ch);
+    } else {
+      ex.lane.busy = false;
+    }
+  }
+
+  /** See {@link #lane()}. Its state is touched on its event loop only. */
+  private final class Lane implements AsyncTransport {
+    private final EventLoop loop;
+    private Channel channel;
+    private boolean busy;
+
+    Lane(EventLoop loop) {
+      this.loop = loop;
+    }
+
+    @Override
+    public CompletableFuture<ApiResponse> sendAsync(ApiRequest request) {
+      CompletableFuture<ApiResponse> result = new CompletableFuture<>();
+      FullHttpRequest http;
+      try {
+        http = encode(request);
+      } catch (IOException e) {
+        result.completeExceptionally(e);
+        return result;
+      }
+      if (loop.inEventLoop()) {
+        send(http, result);
+      } else {
+        loop.execute(() -> send(http, result));
+      }
+      return result;
+    }
+
+    private void send(FullHttpRequest http, CompletableFuture<ApiResponse> result) {
+      if (busy) {
+        sendPooled(http, result);
+        return;
+      }
+      busy = true;
+      Channel ch = channel;
+      if (ch != null && ch.isActive()) {
+        exchange(ch, http, result, this);
+        return;
+      }
+      // This lane's loop, not the group's next: the connection's events must run where we are.
+      ChannelFuture connecting = bootstrap.clone(loop).connect();
+      connecting.addListener(
+          (ChannelFuture f) -> {
+            if (!f.isSuccess()) {
+              busy = false;
+              http.release();
+              result.completeExceptionally(asIoException(f.cause()));
+              return;
+            }
+            channel = f.channel();
+            exchange(channel, http, result, this);
+          });
+    }
+
+    @Override
+    public ScheduledExecutorService scheduler() {
+      return loop;
+    }
+
+    @Override
+    public ApiResponse send(ApiRequest request) throws IOException {
+      return await(sendAsync(request));
+    }
+  }
 
   /** Completes the waiting attempt of a connection; one instance serves every connection. */
   @ChannelHandler.Sharable
@@ -297,7 +416,7 @@ public final class NettyTransport implements AsyncTransport {
       }
       // Back in the pool before the caller hears of it, so that its next request can reuse this
       // connection instead of opening another.
-      pool.release(ch);
+      handBack(ex, ch);
       ex.result.complete(answer);
     }
 

@@ -140,6 +140,98 @@ class NettyTransportTest {
     }
   }
 
+  /** A JDK server answering 200 to everything, on a pool big enough for {@code threads} at once. */
+  private static HttpServer okServer(int threads) throws IOException {
+    HttpServer jdk =
+        HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+    jdk.setExecutor(java.util.concurrent.Executors.newFixedThreadPool(threads));
+    jdk.createContext(
+        "/",
+        ex -> {
+          ex.getRequestBody().readAllBytes();
+          ex.sendResponseHeaders(200, -1);
+          ex.close();
+        });
+    jdk.start();
+    return jdk;
+  }
+
+  /** Sends {@code n} requests on {@code lane}, each from the callback of the one before. */
+  private static CompletableFuture<Void> chain(
+      AsyncTransport lane, int n, List<Boolean> onLaneThread) {
+    if (n == 0) {
+      return CompletableFuture.completedFuture(null);
+    }
+    return lane.sendAsync(ApiRequest.getReview("1"))
+        .thenCompose(
+            r -> {
+              onLaneThread.add(
+                  r.status() == 200
+                      && ((io.netty.channel.EventLoop) lane.scheduler()).inEventLoop());
+              return chain(lane, n - 1, onLaneThread);
+            });
+  }
+
+  @Test
+  void aLaneSendsOnOneConnectionAndAnswersOnItsOwnEventLoop() throws Exception {
+    AtomicInteger connections = new AtomicInteger();
+    HttpServer jdk = okServer(4);
+    try (ServerSocketCounter counter =
+            new ServerSocketCounter(jdk.getAddress().getPort(), connections);
+        NettyTransport transport = new NettyTransport(counter.url(), 2, Duration.ofSeconds(5))) {
+      AsyncTransport a = transport.lane();
+      AsyncTransport b = transport.lane();
+      List<Boolean> onLaneThread = new java.util.concurrent.CopyOnWriteArrayList<>();
+      CompletableFuture.allOf(chain(a, 10, onLaneThread), chain(b, 10, onLaneThread))
+          .get(30, java.util.concurrent.TimeUnit.SECONDS);
+
+      assertThat(onLaneThread).hasSize(20).containsOnly(true);
+      assertThat(connections.get()).isEqualTo(2); // one each, kept alive
+      assertThat(a.scheduler()).isNotSameAs(b.scheduler()); // spread over the event loops
+    } finally {
+      jdk.stop(0);
+    }
+  }
+
+  @Test
+  void aLaneWhoseConnectionWasClosedReconnects() throws Exception {
+    AtomicInteger connections = new AtomicInteger();
+    HttpServer jdk = okServer(2);
+    try (ServerSocketCounter flaky =
+            new ServerSocketCounter(jdk.getAddress().getPort(), connections, 1);
+        NettyTransport transport = new NettyTransport(flaky.url(), 1, Duration.ofSeconds(5))) {
+      AsyncTransport lane = transport.lane();
+      assertThatThrownBy(() -> lane.send(ApiRequest.getReview("1")))
+          .isInstanceOf(IOException.class);
+      assertThat(lane.send(ApiRequest.getReview("1")).status()).isEqualTo(200);
+      assertThat(lane.send(ApiRequest.getReview("1")).status()).isEqualTo(200);
+      assertThat(connections.get()).isEqualTo(2);
+    } finally {
+      jdk.stop(0);
+    }
+  }
+
+  @Test
+  void requestsSentOnABusyLaneAllComplete() throws Exception {
+    HttpServer jdk = okServer(8);
+    try (NettyTransport transport =
+        new NettyTransport(
+            "http://127.0.0.1:" + jdk.getAddress().getPort() + "/albumstore",
+            1,
+            Duration.ofSeconds(5))) {
+      AsyncTransport lane = transport.lane();
+      List<CompletableFuture<ApiResponse>> inFlight = new ArrayList<>();
+      for (int i = 0; i < 8; i++) {
+        inFlight.add(lane.sendAsync(ApiRequest.getReview("1")));
+      }
+      for (CompletableFuture<ApiResponse> f : inFlight) {
+        assertThat(f.get().status()).isEqualTo(200);
+      }
+    } finally {
+      jdk.stop(0);
+    }
+  }
+
   @Test
   void a503CarriesItsRetryAfter() throws Exception {
     HttpServer jdk =

@@ -54,14 +54,17 @@ final class BatchGrouper {
     List<PendingWrite> group = new ArrayList<>(Math.min(maxEvents, 64));
     Set<String> keys = new HashSet<>();
     group.add(first);
-    keys.add(first.dedupKey());
+    if (first.dedupKey() != null) {
+      keys.add(first.dedupKey());
+    }
     long bytes = first.estimatedBytes();
     while (group.size() < maxEvents) {
       PendingWrite next = more.get();
       if (next == null) {
         break;
       }
-      if (bytes + next.estimatedBytes() > maxBytes || !keys.add(next.dedupKey())) {
+      String key = next.dedupKey();
+      if (bytes + next.estimatedBytes() > maxBytes || (key != null && !keys.add(key))) {
         carried = next;
         break;
       }

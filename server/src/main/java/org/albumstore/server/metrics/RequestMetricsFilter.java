@@ -40,11 +40,10 @@ final class RequestMetricsFilter implements Filter {
       chain.doFilter(request, response);
       return;
     }
-    long start = System.nanoTime();
-    String sent = req.getHeader(RequestStart.HEADER);
-    // The wall clock only when there is a send time to compare it with.
     RequestClock clock =
-        new RequestClock(start, sent == null ? -1 : RequestStart.delayNanos(sent, Instant.now()));
+        new RequestClock(
+            System.nanoTime(),
+            RequestStart.delayNanos(req.getHeader(RequestStart.HEADER), Instant.now()));
     req.setAttribute(RequestClock.ATTRIBUTE, clock);
     boolean failed = true;
     try {

@@ -54,17 +54,14 @@ final class BatchGrouper {
     List<PendingWrite> group = new ArrayList<>(Math.min(maxEvents, 64));
     Set<String> keys = new HashSet<>();
     group.add(first);
-    if (first.dedupKey() != null) {
-      keys.add(first.dedupKey());
-    }
+    keys.add(first.dedupKey());
     long bytes = first.estimatedBytes();
     while (group.size() < maxEvents) {
       PendingWrite next = more.get();
       if (next == null) {
         break;
       }
-      String key = next.dedupKey();
-      if (bytes + next.estimatedBytes() > maxBytes || (key != null && !keys.add(key))) {
+      if (bytes + next.estimatedBytes() > maxBytes || !keys.add(next.dedupKey())) {
         carried = next;
         break;
       }

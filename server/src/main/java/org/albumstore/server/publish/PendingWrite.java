@@ -72,16 +72,11 @@ public final class PendingWrite {
 
   /**
    * What must not appear twice in one message: an album ID (one INSERT cannot insert a key twice)
-   * or a keyed review's event ID (it would be counted twice within one batch). Equal keys come from
-   * concurrent retries with one Idempotency-Key; they simply go into different messages. Null for
-   * an unkeyed review: its event ID is random (never repeated), so there is nothing to check, and
-   * skipping it spares the busiest write its string and set entry.
+   * or a review's event ID (it would be counted twice within one batch). Equal keys come from
+   * concurrent retries with one Idempotency-Key; they simply go into different messages.
    */
   public String dedupKey() {
-    if (album != null) {
-      return "a:" + album.albumId();
-    }
-    return review.keyed() ? "r:" + review.eventId() : null;
+    return album != null ? "a:" + album.albumId() : "r:" + review.eventId();
   }
 
   /** Completes when the broker confirmed this write, or fails with the reason it was not. */

@@ -37,9 +37,6 @@ public final class RequestChecks {
 
   /** The request's idempotency key, or null when it carries none. */
   public static String idempotencyKey(HttpServletRequest req) throws HttpProblem {
-    if (req.getHeader(IDEMPOTENCY_KEY) == null) {
-      return null; // the usual case: no list to build
-    }
     return idempotencyKey(Collections.list(req.getHeaders(IDEMPOTENCY_KEY)));
   }
 

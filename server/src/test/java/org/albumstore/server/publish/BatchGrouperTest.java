@@ -95,20 +95,6 @@ class BatchGrouperTest {
   }
 
   @Test
-  void unkeyedReviewsAreNeverSplitForTheirKey() {
-    // Unkeyed reviews carry a random event ID, so nothing in them can repeat: no key to check.
-    BatchGrouper g = new BatchGrouper(256, 1 << 20);
-    PendingWrite u1 = PendingWrite.of(new Review(UUID.randomUUID(), "1", Vote.LIKE, false), 0);
-    PendingWrite u2 = PendingWrite.of(new Review(UUID.randomUUID(), "1", Vote.LIKE, false), 0);
-    PendingWrite keyed = review();
-    Deque<PendingWrite> queue = new ArrayDeque<>(List.of(u1, u2, keyed));
-
-    assertThat(drain(g, queue)).containsExactly(List.of(u1, u2, keyed));
-    assertThat(u1.dedupKey()).isNull();
-    assertThat(keyed.dedupKey()).isNotNull();
-  }
-
-  @Test
   void theCarriedWriteMustStartTheNextGroup() {
     PendingWrite first = review();
     BatchGrouper g = new BatchGrouper(256, first.estimatedBytes()); // room for one review only

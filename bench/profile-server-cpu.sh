@@ -7,7 +7,7 @@
 # SCRIPT=post-noop profiles the do-nothing POST /bench/noop instead. Writes
 # bench/target/work/server-cpu.collapsed.
 source "$(dirname "$0")/lib.sh"
-SECS="${1:-25}"; CONNS="${2:-256}"; SCRIPT="${3:-post-review-sustained}"; shift 3 || true
+SECS="${1:-25}"; CONNS="${2:-256}"; SCRIPT="${3:-post-review-sustained}"; shift $(($# < 3 ? $# : 3))
 ensure_database >/dev/null 2>&1
 q=$(new_queue profile-cpu); p=$(free_port)
 OUTF="$WORK/server-cpu.collapsed"; rm -f "$OUTF"

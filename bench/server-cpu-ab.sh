@@ -16,7 +16,7 @@
 # RabbitMQ: it includes whatever else uses it meanwhile) and the writes per broker message (the
 # server's albumstore_publish_batch_writes) come beside. AB_WARMUP: seconds of warm-up per variant.
 source "$(dirname "$0")/lib.sh"
-REPS="${1:-4}"; SECS="${2:-10}"; CONNS="${3:-256}"; shift 3 || true
+REPS="${1:-4}"; SECS="${2:-10}"; CONNS="${3:-256}"; shift $(($# < 3 ? $# : 3))
 (($# >= 1)) || { echo "usage: $0 REPS SECONDS CONNECTIONS NAME=JAR[,VAR=value...] ..." >&2; exit 2; }
 OUT="$RESULTS/${AB_NAME:-server-cpu-ab}"; mkdir -p "$OUT"
 ensure_database >/dev/null 2>&1

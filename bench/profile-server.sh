@@ -2,7 +2,7 @@
 # JFR profile of the server under wrk POST /review (or any wrk script): top frames of the samples.
 #   bench/profile-server.sh [SECONDS=20] [CONNECTIONS=256] [SCRIPT=post-review] [VAR=value ...]
 source "$(dirname "$0")/lib.sh"
-SECS="${1:-20}"; CONNS="${2:-256}"; SCRIPT="${3:-post-review}"; shift 3 || true
+SECS="${1:-20}"; CONNS="${2:-256}"; SCRIPT="${3:-post-review}"; shift $(($# < 3 ? $# : 3))
 require_jars; ensure_database
 q=$(new_queue profile); p=$(free_port)
 JFR="$WORK/server-profile.jfr"

@@ -18,7 +18,7 @@ class MetricsPortTest {
 
   @Test
   void aManagementPortIsTheOnlyOneThatAnswers() {
-    MetricsPort m = MetricsPort.from(Env.of(Map.of(MetricsPort.PORT, "9090")));
+    MetricsPort m = MetricsPort.from(Env.of(Map.of(MetricsPort.PORT.variable(), "9090")));
     assertThat(m.separate()).isTrue();
     assertThat(m.answersOn(9090)).isTrue();
     assertThat(m.answersOn(8080)).isFalse();
@@ -32,7 +32,7 @@ class MetricsPortTest {
 
   @Test
   void aPortOutOfRangeIsRefusedWithItsName() {
-    assertThatThrownBy(() -> MetricsPort.from(Env.of(Map.of(MetricsPort.PORT, "70000"))))
-        .hasMessageContaining(MetricsPort.PORT);
+    assertThatThrownBy(() -> MetricsPort.from(Env.of(Map.of(MetricsPort.PORT.variable(), "70000"))))
+        .hasMessageContaining(MetricsPort.PORT.variable());
   }
 }

@@ -14,9 +14,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import org.albumstore.common.config.AmqpSettings;
+import org.albumstore.common.config.CommonSettings;
 import org.albumstore.common.config.DatabaseSettings;
 import org.albumstore.common.config.Env;
-import org.albumstore.common.config.CommonSettings;
 import org.albumstore.faults.harness.ApiClient;
 import org.albumstore.faults.harness.ApiClient.Reply;
 import org.albumstore.faults.harness.Bodies;
@@ -116,9 +116,12 @@ class SecretsIT {
   private Map<String, String> unreachableServices() throws IOException {
     Map<String, String> env = new HashMap<>();
     env.put(
-        CommonSettings.AMQP_URI.variable(), "amqp://albumstore:" + amqpSecret + "@127.0.0.1:" + closedPort() + "/%2F");
+        CommonSettings.AMQP_URI.variable(),
+        "amqp://albumstore:" + amqpSecret + "@127.0.0.1:" + closedPort() + "/%2F");
     env.put(CommonSettings.QUEUE.variable(), "faults.sec." + UUID.randomUUID());
-    env.put(CommonSettings.JDBC_URL.variable(), "jdbc:postgresql://127.0.0.1:" + closedPort() + "/albumstore");
+    env.put(
+        CommonSettings.JDBC_URL.variable(),
+        "jdbc:postgresql://127.0.0.1:" + closedPort() + "/albumstore");
     env.put(CommonSettings.DB_USER.variable(), "albumstore");
     env.put(CommonSettings.DB_PASSWORD.variable(), dbSecret);
     return env;

@@ -118,7 +118,7 @@ public final class AlbumStoreServer implements AutoCloseable {
         // Never -1 (= with the API) from a failed bind: that would publish what was to be hidden.
         metrics = new MetricsPort(metricsConnector.getLocalPort(), metrics.address());
       }
-      metrics.asEnvMap().forEach(ctx::addParameter);
+      metrics.asVariables().forEach(ctx::addParameter);
       server.metricsPort = metrics;
       tomcat.start();
     } catch (LifecycleException | RuntimeException e) {

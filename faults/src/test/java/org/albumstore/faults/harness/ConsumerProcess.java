@@ -13,8 +13,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.albumstore.common.config.AmqpSettings;
-import org.albumstore.common.config.DatabaseSettings;
 import org.albumstore.common.config.CommonSettings;
+import org.albumstore.common.config.DatabaseSettings;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

@@ -54,7 +54,7 @@ public record MetricsPort(int port, String address) {
   }
 
   /** As {@code ALBUMSTORE_*} values, e.g. to pass them as context parameters. */
-  public Map<String, String> asEnvMap() {
+  public Map<String, String> asVariables() {
     Map<String, String> m = new LinkedHashMap<>();
     m.put(PORT.variable(), Integer.toString(port));
     m.put(ADDRESS.variable(), address);

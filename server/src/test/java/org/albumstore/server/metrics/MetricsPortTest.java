@@ -27,7 +27,7 @@ class MetricsPortTest {
   @Test
   void settingsRoundTripThroughTheirVariables() {
     MetricsPort m = new MetricsPort(9090, "0.0.0.0");
-    assertThat(MetricsPort.from(Env.of(m.asEnvMap()))).isEqualTo(m);
+    assertThat(MetricsPort.from(Env.of(m.asVariables()))).isEqualTo(m);
   }
 
   @Test

@@ -302,7 +302,7 @@ final class ClusterRun implements Launch {
             url,
             s.amqp(),
             Source.CONFIGURED,
-            env.get(ClientSettings.RMQ_API.variable(), null) != null,
+            ClientSettings.RMQ_API.isSet(env),
             url + "/metrics",
             null,
             options.clientArgs);

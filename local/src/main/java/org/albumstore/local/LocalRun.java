@@ -195,7 +195,7 @@ final class LocalRun implements Launch {
             s.server().baseUrl(),
             s.broker().settings(),
             s.broker().source(),
-            env.get(ClientSettings.RMQ_API.variable(), null) != null,
+            ClientSettings.RMQ_API.isSet(env),
             s.server().metricsUrl(),
             s.consumerMetricsUrl(),
             options.clientArgs);

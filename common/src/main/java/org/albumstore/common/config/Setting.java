@@ -212,6 +212,11 @@ public final class Setting<T> {
     return reader.apply(env, defaultValue);
   }
 
+  /** Whether {@code env} sets it (not blank), as opposed to the default applying. */
+  public boolean isSet(Env env) {
+    return env.get(variable, null) != null;
+  }
+
   /** The value in {@code env} as text, as a flag or an init parameter would carry it. */
   public String readText(Env env) {
     T v = read(env);

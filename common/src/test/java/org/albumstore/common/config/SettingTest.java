@@ -15,6 +15,8 @@ class SettingTest {
     assertThat(N.read(Env.of(Map.of()))).isEqualTo(5);
     assertThat(N.read(Env.of(Map.of("ALBUMSTORE_TEST_N", " 7 ")))).isEqualTo(7);
     assertThat(N.read(Env.of(Map.of("ALBUMSTORE_TEST_N", "")))).isEqualTo(5);
+    assertThat(N.isSet(Env.of(Map.of("ALBUMSTORE_TEST_N", " ")))).isFalse();
+    assertThat(N.isSet(Env.of(Map.of("ALBUMSTORE_TEST_N", "7")))).isTrue();
   }
 
   @Test

@@ -3,23 +3,27 @@ package org.albumstore.client;
 import java.nio.file.Path;
 import java.time.LocalDateTime;
 import java.util.List;
+import java.util.Map;
 import org.albumstore.client.http.TransportKind;
 import org.albumstore.client.workload.Workload;
-import org.albumstore.common.config.Defaults;
 import org.albumstore.common.config.Env;
-import org.albumstore.common.config.Keys;
+import org.albumstore.common.config.SettingOptions;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.IModelTransformer;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
 
 /**
- * The command line. Options that may also come from the environment have no annotation default:
- * {@link #toConfig} resolves flag, then variable, then default, so the {@code --help} text states
- * each default literally (and never prints a password taken from the environment), and tests pass
- * their own {@link Env}.
+ * The command line. Options that may also come from the environment are derived from their
+ * declarations in {@link ClientSettings} and have no value unless given: {@link #toConfig} resolves
+ * flag, then variable, then default, so the {@code --help} text states each declared default (and
+ * never prints a password taken from the environment), and tests pass their own {@link Env}.
  */
 @Command(
     name = "java -jar client.jar",
+    modelTransformer = ClientCommand.Options.class,
     mixinStandardHelpOptions = true,
     versionProvider = ClientMain.Version.class,
     sortOptions = false,
@@ -36,10 +40,7 @@ import picocli.CommandLine.Parameters;
     },
     footer = {
       "",
-      "Environment: ALBUMSTORE_CLIENT_URL, ALBUMSTORE_RMQ_API, ALBUMSTORE_RMQ_USER,"
-          + " ALBUMSTORE_RMQ_PASSWORD, ALBUMSTORE_AMQP_URI, ALBUMSTORE_QUEUE,"
-          + " ALBUMSTORE_SERVER_METRICS_URL, ALBUMSTORE_CONSUMER_METRICS_URL (a flag wins over its"
-          + " variable).",
+      "Environment: the variable each option names after 'env' (a flag wins over its variable).",
       "Writes to --out: requests.csv, timeline.csv, summary.json, chart.png, spectrum.png,"
           + " report.html, acknowledged.csv (for merge), <request-type>.hlog (HdrHistogram"
           + " interval logs, one per type) and, with rate steps or a ramp, steps.csv.",
@@ -51,18 +52,19 @@ import picocli.CommandLine.Parameters;
           + " else failed); 130 interrupted."
     })
 final class ClientCommand {
-  static final String ENV_URL = "ALBUMSTORE_CLIENT_URL";
-  static final String ENV_RMQ_API = "ALBUMSTORE_RMQ_API";
-  static final String ENV_RMQ_USER = "ALBUMSTORE_RMQ_USER";
-  static final String ENV_RMQ_PASSWORD = "ALBUMSTORE_RMQ_PASSWORD";
-  static final String ENV_SERVER_METRICS = "ALBUMSTORE_SERVER_METRICS_URL";
-  static final String ENV_CONSUMER_METRICS = "ALBUMSTORE_CONSUMER_METRICS_URL";
+  @Spec CommandSpec spec;
 
-  static final String DEFAULT_URL =
-      "http://127.0.0.1:" + Defaults.HTTP_PORT + Defaults.CONTEXT_PATH;
-  static final String DEFAULT_RMQ_API = "http://127.0.0.1:15672";
-  static final String METRICS_PATH = "/metrics";
-  static final String DEFAULT_CONSUMER_METRICS = "http://127.0.0.1:9091/metrics";
+  /**
+   * Adds the options of the settings that may come from the environment ({@link ClientSettings}).
+   */
+  static final class Options implements IModelTransformer {
+    @Override
+    public CommandSpec transform(CommandSpec commandSpec) {
+      SettingOptions.addTo(commandSpec, ClientSettings.DECLARED);
+      return commandSpec;
+    }
+  }
+
   static final int DEFAULT_GROUP_SIZE = 10;
   static final int DEFAULT_GROUPS = 1;
   static final double DEFAULT_DELAY = 2;
@@ -71,14 +73,10 @@ final class ClientCommand {
   static final TransportKind DEFAULT_TRANSPORT = TransportKind.NETTY;
   static final int STARTUP_THREADS = 10;
   static final int STARTUP_ITERATIONS = 100;
-  static final String OFF = "none";
   static final double DEFAULT_STEP_SECONDS = 10;
 
   /** The exit code of a run that crossed a pass/fail threshold and failed nothing else. */
   static final int THRESHOLD_EXIT = 99;
-
-  /** Picocli formats descriptions: a literal '%' must be doubled. */
-  static final String AMQP_URI_IN_HELP = "amqp://guest:guest@127.0.0.1:5672/%%2F";
 
   @Parameters(
       index = "0",
@@ -110,15 +108,6 @@ final class ClientCommand {
       paramLabel = "baseURL",
       description = {"Course form: the server's base URL.", "Default: unset."})
   String positionalUrl;
-
-  @Option(
-      names = "--url",
-      paramLabel = "URL",
-      description = {
-        "Base URL of the server (env " + ENV_URL + ").",
-        "Default: " + DEFAULT_URL + "."
-      })
-  String url;
 
   @Option(
       names = "--threads",
@@ -355,84 +344,10 @@ final class ClientCommand {
   Path out;
 
   @Option(
-      names = "--rmq-api",
-      paramLabel = "URL",
-      description = {
-        "RabbitMQ management API for queue depth and rates, or '"
-            + OFF
-            + "' (env "
-            + ENV_RMQ_API
-            + ").",
-        "Default: " + DEFAULT_RMQ_API + "."
-      })
-  String rmqApi;
-
-  @Option(
-      names = "--rmq-user",
-      paramLabel = "USER",
-      description = {"Management API user (env " + ENV_RMQ_USER + ").", "Default: guest."})
-  String rmqUser;
-
-  @Option(
-      names = "--rmq-password",
-      paramLabel = "PASSWORD",
-      description = {"Management API password (env " + ENV_RMQ_PASSWORD + ").", "Default: guest."})
-  String rmqPassword;
-
-  @Option(
       names = "--vhost",
       paramLabel = "VHOST",
       description = {"RabbitMQ virtual host of the queue.", "Default: /."})
   String vhost = "/";
-
-  @Option(
-      names = "--queue",
-      paramLabel = "NAME",
-      description = {
-        "The write queue to watch (env " + Keys.QUEUE + ").",
-        "Default: " + Defaults.QUEUE + "."
-      })
-  String queue;
-
-  @Option(
-      names = "--amqp-uri",
-      paramLabel = "URI",
-      description = {
-        "Broker for queue depth by passive declare when the management API does not answer, or '"
-            + OFF
-            + "' (env "
-            + Keys.AMQP_URI
-            + ").",
-        "Default: " + AMQP_URI_IN_HELP + "."
-      })
-  String amqpUri;
-
-  @Option(
-      names = "--server-metrics",
-      paramLabel = "URL",
-      description = {
-        "The server's Prometheus metrics, read at the start and the end of the load for the"
-            + " time-per-tier table, or '"
-            + OFF
-            + "' (env "
-            + ENV_SERVER_METRICS
-            + ").",
-        "Default: the base URL + " + METRICS_PATH + "."
-      })
-  String serverMetrics;
-
-  @Option(
-      names = "--consumer-metrics",
-      paramLabel = "URL",
-      description = {
-        "The consumer's Prometheus metrics, read at the start and after the queue drained, or '"
-            + OFF
-            + "' (env "
-            + ENV_CONSUMER_METRICS
-            + ").",
-        "Default: " + DEFAULT_CONSUMER_METRICS + "."
-      })
-  String consumerMetrics;
 
   @Option(
       names = "--verify",
@@ -468,6 +383,11 @@ final class ClientCommand {
       fallbackValue = "true",
       description = {"A progress line each second on stderr.", "Default: on."})
   boolean progress = true;
+
+  /** The flags of {@link ClientSettings} that were given, keyed by their variables. */
+  Map<String, String> givenSettings() {
+    return SettingOptions.given(spec, ClientSettings.DECLARED);
+  }
 
   /** Resolves flags, environment and defaults: see {@link ConfigResolver}. */
   ClientConfig toConfig(Env env, LocalDateTime now) {

@@ -7,14 +7,15 @@ import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.Objects;
 import org.albumstore.client.check.Threshold;
 import org.albumstore.client.http.TransportKind;
 import org.albumstore.client.workload.Workload;
 import org.albumstore.client.workload.WriterLoop;
 import org.albumstore.common.config.AmqpSettings;
-import org.albumstore.common.config.Defaults;
 import org.albumstore.common.config.Env;
-import org.albumstore.common.config.Keys;
+import org.albumstore.common.config.Setting;
 
 /**
  * Turns the parsed command line into a {@link ClientConfig}: the course's positional form or the
@@ -30,6 +31,8 @@ final class ConfigResolver {
    * @throws IllegalArgumentException naming the option when a value is impossible
    */
   static ClientConfig resolve(ClientCommand c, Env env, LocalDateTime now) {
+    Map<String, String> given = c.givenSettings();
+    Env settings = env.withOverrides(given);
     boolean positional =
         c.positionalGroupSize != null
             || c.positionalGroups != null
@@ -51,7 +54,7 @@ final class ConfigResolver {
           || c.groupSize != null
           || c.groups != null
           || c.delay != null
-          || c.url != null) {
+          || given.containsKey(ClientSettings.URL.variable())) {
         throw new IllegalArgumentException(
             "give the load either positionally or with --threads/--group-size/--groups/--delay/--url,"
                 + " not both");
@@ -71,7 +74,7 @@ final class ConfigResolver {
               : c.groupSize != null ? c.groupSize : ClientCommand.DEFAULT_GROUP_SIZE;
       count = c.threads != null ? 1 : c.groups != null ? c.groups : ClientCommand.DEFAULT_GROUPS;
       delaySeconds = c.delay != null ? c.delay : ClientCommand.DEFAULT_DELAY;
-      baseUrl = c.url != null ? c.url : env.get(ClientCommand.ENV_URL, ClientCommand.DEFAULT_URL);
+      baseUrl = ClientSettings.URL.read(settings);
     }
     atLeast("threadGroupSize/--threads/--group-size", size, 1);
     atLeast("numThreadGroups/--groups", count, 1);
@@ -143,23 +146,20 @@ final class ConfigResolver {
       throw new IllegalArgumentException("--io-threads must be >= 1, was " + ioThreads);
     }
     baseUrl = checkUrl(baseUrl.trim());
-    String api = env.get(ClientCommand.ENV_RMQ_API, ClientCommand.DEFAULT_RMQ_API);
-    api = c.rmqApi != null ? c.rmqApi.trim() : api;
-    String amqp = c.amqpUri != null ? c.amqpUri.trim() : env.get(Keys.AMQP_URI, Defaults.AMQP_URI);
-    String q = c.queue != null ? c.queue : env.get(Keys.QUEUE, Defaults.QUEUE);
-    if (!ClientCommand.OFF.equals(amqp)) {
+    String api = ClientSettings.RMQ_API.read(settings);
+    String amqp = ClientSettings.AMQP_URI.read(settings);
+    String q = ClientSettings.QUEUE.read(settings);
+    if (!ClientSettings.OFF.equals(amqp)) {
       new AmqpSettings(amqp, q, AmqpSettings.QueueType.CLASSIC); // validates the scheme now
     }
     String serverMetrics =
         metricsUrl(
-            "--server-metrics",
-            c.serverMetrics,
-            env.get(ClientCommand.ENV_SERVER_METRICS, baseUrl + ClientCommand.METRICS_PATH));
+            ClientSettings.SERVER_METRICS,
+            Objects.requireNonNullElse(
+                ClientSettings.SERVER_METRICS.read(settings),
+                baseUrl + ClientSettings.METRICS_PATH));
     String consumerMetrics =
-        metricsUrl(
-            "--consumer-metrics",
-            c.consumerMetrics,
-            env.get(ClientCommand.ENV_CONSUMER_METRICS, ClientCommand.DEFAULT_CONSUMER_METRICS));
+        metricsUrl(ClientSettings.CONSUMER_METRICS, ClientSettings.CONSUMER_METRICS.read(settings));
     return new ClientConfig(
         baseUrl,
         size,
@@ -176,12 +176,12 @@ final class ConfigResolver {
             ? c.out
             : Path.of(
                 "results", "runs", now.format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"))),
-        ClientCommand.OFF.equals(api) ? null : api,
-        c.rmqUser != null ? c.rmqUser : env.get(ClientCommand.ENV_RMQ_USER, "guest"),
-        c.rmqPassword != null ? c.rmqPassword : env.get(ClientCommand.ENV_RMQ_PASSWORD, "guest"),
+        ClientSettings.OFF.equals(api) ? null : api,
+        ClientSettings.RMQ_USER.read(settings),
+        ClientSettings.RMQ_PASSWORD.read(settings),
         c.vhost,
         q,
-        ClientCommand.OFF.equals(amqp) ? null : amqp,
+        ClientSettings.OFF.equals(amqp) ? null : amqp,
         c.verify,
         seconds(c.drainTimeout),
         c.verifyThreads,
@@ -210,14 +210,17 @@ final class ConfigResolver {
   }
 
   /** The URL to read, or null for 'none'; fails naming the option when it is not HTTP(S). */
-  private static String metricsUrl(String option, String flag, String fromEnvOrDefault) {
-    String u = (flag != null ? flag : fromEnvOrDefault).trim();
-    if (ClientCommand.OFF.equals(u)) {
+  private static String metricsUrl(Setting<String> setting, String u) {
+    if (ClientSettings.OFF.equals(u)) {
       return null;
     }
     if (!u.startsWith("http://") && !u.startsWith("https://")) {
       throw new IllegalArgumentException(
-          option + " must be an http:// or https:// URL or '" + ClientCommand.OFF + "', was " + u);
+          setting.flag()
+              + " must be an http:// or https:// URL or '"
+              + ClientSettings.OFF
+              + "', was "
+              + u);
     }
     return u;
   }

@@ -183,8 +183,10 @@ public final class AlbumStoreConsumer implements AutoCloseable {
               + s.bindAddress()
               + ":"
               + s.port()
-              + " (--metrics-port/"
-              + MetricsSettings.PORT
+              + " ("
+              + MetricsSettings.PORT.flag()
+              + "/"
+              + MetricsSettings.PORT.variable()
               + ", -1 turns it off): "
               + e,
           e);

@@ -3,35 +3,38 @@ package org.albumstore.consumer;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.sql.SQLException;
-import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeoutException;
+import java.util.stream.Stream;
 import org.albumstore.common.config.AmqpSettings;
+import org.albumstore.common.config.CommonSettings;
 import org.albumstore.common.config.DatabaseSettings;
 import org.albumstore.common.config.Env;
-import org.albumstore.common.config.ServiceOptions;
+import org.albumstore.common.config.Setting;
+import org.albumstore.common.config.SettingOptions;
 import org.albumstore.common.tls.TlsFailures;
 import org.albumstore.consumer.metrics.MetricsSettings;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
+import picocli.CommandLine.IModelTransformer;
 import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
  * {@code java -jar albumstore-consumer.jar [options]}: runs the consumer until SIGTERM/Ctrl-C.
  *
- * <p>Every flag overrides the environment variable of the same meaning, which overrides the
- * default. Flags are read as text and go through the same {@link Env} parsing as the variables, so
- * one set of rules (and one error message naming the setting) applies to both.
+ * <p>Every flag is derived from a declared {@link Setting} ({@link #DECLARED}) and overrides its
+ * environment variable, which overrides the default. Flags go through the same parsing as the
+ * variables, so one set of rules (and one error message naming the setting) applies to both.
  */
 @Command(
     name = "albumstore-consumer",
+    modelTransformer = ConsumerMain.Options.class,
     mixinStandardHelpOptions = true,
     sortOptions = false,
     description =
@@ -42,109 +45,34 @@ public final class ConsumerMain implements Callable<Integer> {
 
   @Spec CommandSpec spec;
 
-  @Mixin ServiceOptions service = new ServiceOptions();
+  private static final List<Setting<?>> OWN =
+      List.of(
+          ConsumerSettings.CONNECTIONS,
+          ConsumerSettings.CHANNELS,
+          ConsumerSettings.PREFETCH,
+          ConsumerSettings.BATCH_SIZE,
+          ConsumerSettings.BATCH_WAIT_MS,
+          ConsumerSettings.DB_POOL_SIZE,
+          ConsumerSettings.INIT_SCHEMA,
+          ConsumerSettings.STATS_INTERVAL);
 
-  @Option(
-      names = "--connections",
-      paramLabel = "M",
-      description =
-          "Broker connections. Env "
-              + ConsumerSettings.CONNECTIONS
-              + ". Default: "
-              + ConsumerSettings.DEFAULT_CONNECTIONS)
-  String connections;
+  /**
+   * Every setting the consumer reads, in the order of {@code --help}: the shared broker and
+   * database settings, its own, and where it serves its metrics.
+   */
+  static final List<Setting<?>> DECLARED =
+      Stream.of(CommonSettings.SERVICE, OWN, MetricsSettings.DECLARED)
+          .flatMap(List::stream)
+          .toList();
 
-  @Option(
-      names = "--channels",
-      paramLabel = "K",
-      description =
-          "Consuming channels per connection, each with its own worker thread. Env "
-              + ConsumerSettings.CHANNELS
-              + ". Default: "
-              + ConsumerSettings.DEFAULT_CHANNELS)
-  String channels;
-
-  @Option(
-      names = "--prefetch",
-      paramLabel = "N",
-      description =
-          "Unacknowledged messages per channel (basic.qos). Env "
-              + ConsumerSettings.PREFETCH
-              + ". Default: "
-              + ConsumerSettings.DEFAULT_PREFETCH)
-  String prefetch;
-
-  @Option(
-      names = "--batch-size",
-      paramLabel = "N",
-      description =
-          "Messages per database transaction, at most the prefetch. Env "
-              + ConsumerSettings.BATCH_SIZE
-              + ". Default: "
-              + ConsumerSettings.DEFAULT_BATCH_SIZE)
-  String batchSize;
-
-  @Option(
-      names = "--batch-wait-ms",
-      paramLabel = "MS",
-      description =
-          "How long a partial batch waits for more messages. Env "
-              + ConsumerSettings.BATCH_WAIT_MS
-              + ". Default: "
-              + ConsumerSettings.DEFAULT_BATCH_WAIT_MS)
-  String batchWaitMs;
-
-  @Option(
-      names = "--db-pool-size",
-      paramLabel = "N",
-      description =
-          "Database connections. Env "
-              + ConsumerSettings.DB_POOL_SIZE
-              + ". Default: connections x channels")
-  String dbPoolSize;
-
-  @Option(
-      names = "--init-schema",
-      arity = "0..1",
-      fallbackValue = "true",
-      paramLabel = "true|false",
-      description =
-          "Apply schema.sql at start (idempotent). Env "
-              + ConsumerSettings.INIT_SCHEMA
-              + ". Default: "
-              + ConsumerSettings.DEFAULT_INIT_SCHEMA)
-  String initSchema;
-
-  @Option(
-      names = "--stats-interval",
-      paramLabel = "SECONDS",
-      description =
-          "Period of the applied-rate log line. Env "
-              + ConsumerSettings.STATS_INTERVAL
-              + ". Default: "
-              + ConsumerSettings.DEFAULT_STATS_INTERVAL)
-  String statsInterval;
-
-  @Option(
-      names = "--metrics-port",
-      paramLabel = "PORT",
-      description =
-          "Port of GET /metrics (Prometheus text format); 0 = any free port, -1 = off. Env "
-              + MetricsSettings.PORT
-              + ". Default: "
-              + MetricsSettings.DEFAULT_PORT)
-  String metricsPort;
-
-  @Option(
-      names = "--metrics-bind",
-      paramLabel = "ADDRESS",
-      description =
-          "Address the metrics port listens on; 0.0.0.0 exposes it to the network (no"
-              + " authentication). Env "
-              + MetricsSettings.BIND
-              + ". Default: "
-              + MetricsSettings.DEFAULT_BIND)
-  String metricsBind;
+  /** Adds one option per setting of {@link #DECLARED}. */
+  static final class Options implements IModelTransformer {
+    @Override
+    public CommandSpec transform(CommandSpec commandSpec) {
+      SettingOptions.addTo(commandSpec, DECLARED);
+      return commandSpec;
+    }
+  }
 
   public static void main(String[] args) {
     System.exit(new CommandLine(new ConsumerMain()).execute(args));
@@ -152,19 +80,7 @@ public final class ConsumerMain implements Callable<Integer> {
 
   /** The flags given, keyed by the environment variable each overrides. */
   Map<String, String> overrides() {
-    Map<String, String> m = new HashMap<>();
-    service.putGiven(m);
-    m.put(ConsumerSettings.CONNECTIONS, connections);
-    m.put(ConsumerSettings.CHANNELS, channels);
-    m.put(ConsumerSettings.PREFETCH, prefetch);
-    m.put(ConsumerSettings.BATCH_SIZE, batchSize);
-    m.put(ConsumerSettings.BATCH_WAIT_MS, batchWaitMs);
-    m.put(ConsumerSettings.DB_POOL_SIZE, dbPoolSize);
-    m.put(ConsumerSettings.INIT_SCHEMA, initSchema);
-    m.put(ConsumerSettings.STATS_INTERVAL, statsInterval);
-    m.put(MetricsSettings.PORT, metricsPort);
-    m.put(MetricsSettings.BIND, metricsBind);
-    return m;
+    return SettingOptions.given(spec, DECLARED);
   }
 
   @Override

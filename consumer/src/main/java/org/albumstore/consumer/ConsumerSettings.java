@@ -2,17 +2,19 @@ package org.albumstore.consumer;
 
 import java.util.Locale;
 import org.albumstore.common.config.Env;
+import org.albumstore.common.config.Setting;
 
 /**
  * How the consumer reads the queue and writes the database: the knobs that trade latency, memory
- * and throughput. Every default lives here, once, as a compile-time constant so that {@code --help}
- * can state it. Measured with {@code bench/drain.sh 1000000 3} (results/drain/, 2-core machine,
- * 1M-message backlog): 1, 2, 4 and 8 connections x 2 channels drained 36.4k, 35.1k, 34.0k and 32.8k
- * msg/s, RabbitMQ's own consumer 40.3k. More workers split the broker's delivery rate into smaller
- * batches (more commits, more waits on each other's counter rows). The default is 2 connections,
- * not the 3.6% faster 1: with two, the consumer keeps applying while one connection recovers from a
- * broker or network fault. Prefetch 1000 and batches of 500 beat batches of 1000-2000 with fewer
- * workers in the earlier runs (one worker serialises decode, SQL, commit and ack).
+ * and throughput. Each setting is declared here once ({@link Setting}: flag, variable, default,
+ * range, help); {@code ConsumerMain} makes its flags of them. Measured with {@code bench/drain.sh
+ * 1000000 3} (results/drain/, 2-core machine, 1M-message backlog): 1, 2, 4 and 8 connections x 2
+ * channels drained 36.4k, 35.1k, 34.0k and 32.8k msg/s, RabbitMQ's own consumer 40.3k. More workers
+ * split the broker's delivery rate into smaller batches (more commits, more waits on each other's
+ * counter rows). The default is 2 connections, not the 3.6% faster 1: with two, the consumer keeps
+ * applying while one connection recovers from a broker or network fault. Prefetch 1000 and batches
+ * of 500 beat batches of 1000-2000 with fewer workers in the earlier runs (one worker serialises
+ * decode, SQL, commit and ack).
  *
  * @param connections broker connections (M)
  * @param channelsPerConnection consuming channels per connection (K); each has its own worker
@@ -35,23 +37,6 @@ public record ConsumerSettings(
     boolean initSchema,
     int statsIntervalSeconds) {
 
-  public static final String CONNECTIONS = "ALBUMSTORE_CONSUMER_CONNECTIONS";
-  public static final String CHANNELS = "ALBUMSTORE_CONSUMER_CHANNELS";
-  public static final String PREFETCH = "ALBUMSTORE_PREFETCH";
-  public static final String BATCH_SIZE = "ALBUMSTORE_BATCH_SIZE";
-  public static final String BATCH_WAIT_MS = "ALBUMSTORE_BATCH_WAIT_MS";
-  public static final String DB_POOL_SIZE = "ALBUMSTORE_CONSUMER_DB_POOL_SIZE";
-  public static final String INIT_SCHEMA = "ALBUMSTORE_INIT_SCHEMA";
-  public static final String STATS_INTERVAL = "ALBUMSTORE_STATS_INTERVAL";
-
-  public static final int DEFAULT_CONNECTIONS = 2;
-  public static final int DEFAULT_CHANNELS = 2;
-  public static final int DEFAULT_PREFETCH = 1000;
-  public static final int DEFAULT_BATCH_SIZE = 500;
-  public static final int DEFAULT_BATCH_WAIT_MS = 10;
-  public static final boolean DEFAULT_INIT_SCHEMA = false;
-  public static final int DEFAULT_STATS_INTERVAL = 10;
-
   static final int MAX_CONNECTIONS = 256;
   static final int MAX_CHANNELS = 256;
 
@@ -62,25 +47,67 @@ public record ConsumerSettings(
   static final int MAX_DB_POOL_SIZE = 1_000;
   static final int MAX_STATS_INTERVAL = 86_400;
 
+  public static final Setting<Integer> CONNECTIONS =
+      Setting.integer("ALBUMSTORE_CONSUMER_CONNECTIONS", 2, 1, MAX_CONNECTIONS)
+          .withFlag("--connections", "M")
+          .withHelp("Broker connections");
+
+  public static final Setting<Integer> CHANNELS =
+      Setting.integer("ALBUMSTORE_CONSUMER_CHANNELS", 2, 1, MAX_CHANNELS)
+          .withFlag("--channels", "K")
+          .withHelp("Consuming channels per connection, each with its own worker thread");
+
+  public static final Setting<Integer> PREFETCH =
+      Setting.integer("ALBUMSTORE_PREFETCH", 1000, 1, MAX_PREFETCH)
+          .withFlag("--prefetch", "N")
+          .withHelp("Unacknowledged messages per channel (basic.qos)");
+
+  public static final Setting<Integer> BATCH_SIZE =
+      Setting.integer("ALBUMSTORE_BATCH_SIZE", 500, 1, MAX_PREFETCH)
+          .withFlag("--batch-size", "N")
+          .withHelp("Messages per database transaction, at most the prefetch");
+
+  public static final Setting<Integer> BATCH_WAIT_MS =
+      Setting.integer("ALBUMSTORE_BATCH_WAIT_MS", 10, 0, MAX_BATCH_WAIT_MS)
+          .withFlag("--batch-wait-ms", "MS")
+          .withHelp("How long a partial batch waits for more messages");
+
+  /** By default one connection per worker (connections x channels). */
+  public static final Setting<Integer> DB_POOL_SIZE =
+      Setting.integer(
+              "ALBUMSTORE_CONSUMER_DB_POOL_SIZE", "connections x channels", 1, MAX_DB_POOL_SIZE)
+          .withFlag("--db-pool-size", "N")
+          .withHelp("Database connections");
+
+  public static final Setting<Boolean> INIT_SCHEMA =
+      Setting.bool("ALBUMSTORE_INIT_SCHEMA", false)
+          .withFlag("--init-schema", "true|false")
+          .withHelp("Apply schema.sql at start (idempotent)");
+
+  public static final Setting<Integer> STATS_INTERVAL =
+      Setting.integer("ALBUMSTORE_STATS_INTERVAL", 10, 1, MAX_STATS_INTERVAL)
+          .withFlag("--stats-interval", "SECONDS")
+          .withHelp("Period of the applied-rate log line");
+
   public ConsumerSettings {
-    check(CONNECTIONS, connections, 1, MAX_CONNECTIONS);
-    check(CHANNELS, channelsPerConnection, 1, MAX_CHANNELS);
-    check(PREFETCH, prefetch, 1, MAX_PREFETCH);
-    check(BATCH_SIZE, batchSize, 1, MAX_PREFETCH);
+    check(CONNECTIONS.variable(), connections, 1, MAX_CONNECTIONS);
+    check(CHANNELS.variable(), channelsPerConnection, 1, MAX_CHANNELS);
+    check(PREFETCH.variable(), prefetch, 1, MAX_PREFETCH);
+    check(BATCH_SIZE.variable(), batchSize, 1, MAX_PREFETCH);
     if (batchSize > prefetch) {
       throw new IllegalArgumentException(
           String.format(
               Locale.ROOT,
               "%s (%d) must be at most %s (%d): a channel never holds more unacknowledged"
                   + " messages than its prefetch, so a larger batch could never fill",
-              BATCH_SIZE,
+              BATCH_SIZE.variable(),
               batchSize,
-              PREFETCH,
+              PREFETCH.variable(),
               prefetch));
     }
-    check(BATCH_WAIT_MS, batchWaitMillis, 0, MAX_BATCH_WAIT_MS);
-    check(DB_POOL_SIZE, dbPoolSize, 1, MAX_DB_POOL_SIZE);
-    check(STATS_INTERVAL, statsIntervalSeconds, 1, MAX_STATS_INTERVAL);
+    check(BATCH_WAIT_MS.variable(), batchWaitMillis, 0, MAX_BATCH_WAIT_MS);
+    check(DB_POOL_SIZE.variable(), dbPoolSize, 1, MAX_DB_POOL_SIZE);
+    check(STATS_INTERVAL.variable(), statsIntervalSeconds, 1, MAX_STATS_INTERVAL);
   }
 
   /** The defaults, with no environment at all. */
@@ -89,18 +116,18 @@ public record ConsumerSettings(
   }
 
   public static ConsumerSettings from(Env env) {
-    int connections = env.getInt(CONNECTIONS, DEFAULT_CONNECTIONS, 1, MAX_CONNECTIONS);
-    int channels = env.getInt(CHANNELS, DEFAULT_CHANNELS, 1, MAX_CHANNELS);
+    int connections = CONNECTIONS.read(env);
+    int channels = CHANNELS.read(env);
+    Integer dbPoolSize = DB_POOL_SIZE.read(env);
     return new ConsumerSettings(
         connections,
         channels,
-        env.getInt(PREFETCH, DEFAULT_PREFETCH, 1, MAX_PREFETCH),
-        env.getInt(BATCH_SIZE, DEFAULT_BATCH_SIZE, 1, MAX_PREFETCH),
-        env.getInt(BATCH_WAIT_MS, DEFAULT_BATCH_WAIT_MS, 0, MAX_BATCH_WAIT_MS),
-        env.getInt(
-            DB_POOL_SIZE, Math.min(connections * channels, MAX_DB_POOL_SIZE), 1, MAX_DB_POOL_SIZE),
-        env.getBoolean(INIT_SCHEMA, DEFAULT_INIT_SCHEMA),
-        env.getInt(STATS_INTERVAL, DEFAULT_STATS_INTERVAL, 1, MAX_STATS_INTERVAL));
+        PREFETCH.read(env),
+        BATCH_SIZE.read(env),
+        BATCH_WAIT_MS.read(env),
+        dbPoolSize != null ? dbPoolSize : Math.min(connections * channels, MAX_DB_POOL_SIZE),
+        INIT_SCHEMA.read(env),
+        STATS_INTERVAL.read(env));
   }
 
   /** Channels, worker threads and batches that can be in flight at once: M×K. */

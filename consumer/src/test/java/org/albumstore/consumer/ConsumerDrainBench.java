@@ -31,10 +31,11 @@ class ConsumerDrainBench {
   @Test
   void drainRate() throws Exception {
     int messages = Integer.getInteger("bench.messages", 200_000);
-    int channels = Integer.getInteger("bench.channels", ConsumerSettings.DEFAULT_CHANNELS);
-    int prefetch = Integer.getInteger("bench.prefetch", ConsumerSettings.DEFAULT_PREFETCH);
-    int batch = Integer.getInteger("bench.batchSize", ConsumerSettings.DEFAULT_BATCH_SIZE);
-    int waitMs = Integer.getInteger("bench.batchWaitMs", ConsumerSettings.DEFAULT_BATCH_WAIT_MS);
+    int channels = Integer.getInteger("bench.channels", ConsumerSettings.CHANNELS.defaultValue());
+    int prefetch = Integer.getInteger("bench.prefetch", ConsumerSettings.PREFETCH.defaultValue());
+    int batch = Integer.getInteger("bench.batchSize", ConsumerSettings.BATCH_SIZE.defaultValue());
+    int waitMs =
+        Integer.getInteger("bench.batchWaitMs", ConsumerSettings.BATCH_WAIT_MS.defaultValue());
     List<Integer> connectionCounts =
         Arrays.stream(System.getProperty("bench.connections", "1,2").split(","))
             .map(String::trim)

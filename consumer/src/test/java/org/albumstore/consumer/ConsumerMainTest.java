@@ -4,8 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.PrintWriter;
 import java.io.StringWriter;
-import org.albumstore.common.config.Defaults;
-import org.albumstore.common.config.Keys;
+import org.albumstore.common.config.CommonSettings;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
 import picocli.CommandLine.Model.OptionSpec;
@@ -20,10 +19,14 @@ class ConsumerMainTest {
         continue;
       }
       String text = String.join(" ", o.description());
-      assertThat(text).as(o.longestName()).matches("(?s).*Default: [^ ]+( x channels)?$");
+      assertThat(text).as(o.longestName()).matches("(?s).*Default: [^ ]+( x channels)?\\.$");
     }
     String usage = cl.getUsageMessage(CommandLine.Help.Ansi.OFF).replaceAll("\\s+", "");
-    assertThat(usage).contains(Defaults.AMQP_URI, Defaults.QUEUE, Defaults.JDBC_URL);
+    assertThat(usage)
+        .contains(
+            CommonSettings.AMQP_URI.defaultValue(),
+            CommonSettings.QUEUE.defaultValue(),
+            CommonSettings.JDBC_URL.defaultValue());
   }
 
   @Test
@@ -32,11 +35,11 @@ class ConsumerMainTest {
     new CommandLine(main)
         .parseArgs("--connections", "4", "--batch-size", "100", "--queue", "q1", "--init-schema");
     assertThat(main.overrides())
-        .containsEntry(ConsumerSettings.CONNECTIONS, "4")
-        .containsEntry(ConsumerSettings.BATCH_SIZE, "100")
-        .containsEntry(Keys.QUEUE, "q1")
-        .containsEntry(ConsumerSettings.INIT_SCHEMA, "true")
-        .containsEntry(ConsumerSettings.PREFETCH, null);
+        .containsEntry(ConsumerSettings.CONNECTIONS.variable(), "4")
+        .containsEntry(ConsumerSettings.BATCH_SIZE.variable(), "100")
+        .containsEntry(CommonSettings.QUEUE.variable(), "q1")
+        .containsEntry(ConsumerSettings.INIT_SCHEMA.variable(), "true")
+        .doesNotContainKey(ConsumerSettings.PREFETCH.variable());
   }
 
   @Test
@@ -47,6 +50,7 @@ class ConsumerMainTest {
             .setErr(new PrintWriter(err))
             .execute("--prefetch", "10", "--batch-size", "20");
     assertThat(code).isEqualTo(CommandLine.ExitCode.USAGE);
-    assertThat(err.toString()).contains(ConsumerSettings.BATCH_SIZE, ConsumerSettings.PREFETCH);
+    assertThat(err.toString())
+        .contains(ConsumerSettings.BATCH_SIZE.variable(), ConsumerSettings.PREFETCH.variable());
   }
 }

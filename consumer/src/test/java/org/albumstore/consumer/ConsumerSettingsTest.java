@@ -12,13 +12,13 @@ class ConsumerSettingsTest {
   @Test
   void defaultsAreTheDocumentedConstants() {
     ConsumerSettings s = ConsumerSettings.defaults();
-    assertThat(s.connections()).isEqualTo(ConsumerSettings.DEFAULT_CONNECTIONS);
-    assertThat(s.channelsPerConnection()).isEqualTo(ConsumerSettings.DEFAULT_CHANNELS);
-    assertThat(s.prefetch()).isEqualTo(ConsumerSettings.DEFAULT_PREFETCH);
-    assertThat(s.batchSize()).isEqualTo(ConsumerSettings.DEFAULT_BATCH_SIZE);
-    assertThat(s.batchWaitMillis()).isEqualTo(ConsumerSettings.DEFAULT_BATCH_WAIT_MS);
+    assertThat(s.connections()).isEqualTo(ConsumerSettings.CONNECTIONS.defaultValue());
+    assertThat(s.channelsPerConnection()).isEqualTo(ConsumerSettings.CHANNELS.defaultValue());
+    assertThat(s.prefetch()).isEqualTo(ConsumerSettings.PREFETCH.defaultValue());
+    assertThat(s.batchSize()).isEqualTo(ConsumerSettings.BATCH_SIZE.defaultValue());
+    assertThat(s.batchWaitMillis()).isEqualTo(ConsumerSettings.BATCH_WAIT_MS.defaultValue());
     assertThat(s.initSchema()).isFalse();
-    assertThat(s.statsIntervalSeconds()).isEqualTo(ConsumerSettings.DEFAULT_STATS_INTERVAL);
+    assertThat(s.statsIntervalSeconds()).isEqualTo(ConsumerSettings.STATS_INTERVAL.defaultValue());
     assertThat(s.dbPoolSize()).isEqualTo(s.connections() * s.channelsPerConnection());
   }
 
@@ -28,12 +28,12 @@ class ConsumerSettingsTest {
         ConsumerSettings.from(
             Env.of(
                 Map.of(
-                    ConsumerSettings.CONNECTIONS, "4",
-                    ConsumerSettings.CHANNELS, "3",
-                    ConsumerSettings.PREFETCH, "250",
-                    ConsumerSettings.BATCH_SIZE, "250",
-                    ConsumerSettings.BATCH_WAIT_MS, "0",
-                    ConsumerSettings.INIT_SCHEMA, "true")));
+                    ConsumerSettings.CONNECTIONS.variable(), "4",
+                    ConsumerSettings.CHANNELS.variable(), "3",
+                    ConsumerSettings.PREFETCH.variable(), "250",
+                    ConsumerSettings.BATCH_SIZE.variable(), "250",
+                    ConsumerSettings.BATCH_WAIT_MS.variable(), "0",
+                    ConsumerSettings.INIT_SCHEMA.variable(), "true")));
     assertThat(s.workers()).isEqualTo(12);
     assertThat(s.dbPoolSize()).isEqualTo(12);
     assertThat(s.prefetch()).isEqualTo(250);
@@ -44,45 +44,52 @@ class ConsumerSettingsTest {
 
   @Test
   void explicitPoolSizeWins() {
-    ConsumerSettings s = ConsumerSettings.from(Env.of(Map.of(ConsumerSettings.DB_POOL_SIZE, "3")));
+    ConsumerSettings s =
+        ConsumerSettings.from(Env.of(Map.of(ConsumerSettings.DB_POOL_SIZE.variable(), "3")));
     assertThat(s.dbPoolSize()).isEqualTo(3);
   }
 
   @Test
   void batchLargerThanPrefetchIsRejectedNamingBothSettings() {
-    Env env = Env.of(Map.of(ConsumerSettings.PREFETCH, "100", ConsumerSettings.BATCH_SIZE, "101"));
+    Env env =
+        Env.of(
+            Map.of(
+                ConsumerSettings.PREFETCH.variable(),
+                "100",
+                ConsumerSettings.BATCH_SIZE.variable(),
+                "101"));
     assertThatThrownBy(() -> ConsumerSettings.from(env))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining(ConsumerSettings.BATCH_SIZE)
-        .hasMessageContaining(ConsumerSettings.PREFETCH);
+        .hasMessageContaining(ConsumerSettings.BATCH_SIZE.variable())
+        .hasMessageContaining(ConsumerSettings.PREFETCH.variable());
   }
 
   @Test
   void defaultBatchSizeAboveASmallPrefetchIsRejectedToo() {
-    Env env = Env.of(Map.of(ConsumerSettings.PREFETCH, "10"));
+    Env env = Env.of(Map.of(ConsumerSettings.PREFETCH.variable(), "10"));
     assertThatThrownBy(() -> ConsumerSettings.from(env))
-        .hasMessageContaining(ConsumerSettings.BATCH_SIZE);
+        .hasMessageContaining(ConsumerSettings.BATCH_SIZE.variable());
   }
 
   @Test
   void outOfRangeValuesAreRejectedNamingTheVariable() {
-    assertRejected(ConsumerSettings.CONNECTIONS, "0");
-    assertRejected(ConsumerSettings.CHANNELS, "-1");
-    assertRejected(ConsumerSettings.PREFETCH, "65536"); // AMQP prefetch-count is 16 bits
-    assertRejected(ConsumerSettings.BATCH_SIZE, "0");
-    assertRejected(ConsumerSettings.BATCH_WAIT_MS, "-5");
-    assertRejected(ConsumerSettings.DB_POOL_SIZE, "0");
-    assertRejected(ConsumerSettings.STATS_INTERVAL, "0");
-    assertRejected(ConsumerSettings.CONNECTIONS, "two");
-    assertRejected(ConsumerSettings.INIT_SCHEMA, "maybe");
+    assertRejected(ConsumerSettings.CONNECTIONS.variable(), "0");
+    assertRejected(ConsumerSettings.CHANNELS.variable(), "-1");
+    assertRejected(ConsumerSettings.PREFETCH.variable(), "65536"); // AMQP prefetch-count is 16 bits
+    assertRejected(ConsumerSettings.BATCH_SIZE.variable(), "0");
+    assertRejected(ConsumerSettings.BATCH_WAIT_MS.variable(), "-5");
+    assertRejected(ConsumerSettings.DB_POOL_SIZE.variable(), "0");
+    assertRejected(ConsumerSettings.STATS_INTERVAL.variable(), "0");
+    assertRejected(ConsumerSettings.CONNECTIONS.variable(), "two");
+    assertRejected(ConsumerSettings.INIT_SCHEMA.variable(), "maybe");
   }
 
   @Test
   void constructorValidatesToo() {
     assertThatThrownBy(() -> new ConsumerSettings(1, 1, 10, 20, 10, 1, false, 10))
-        .hasMessageContaining(ConsumerSettings.BATCH_SIZE);
+        .hasMessageContaining(ConsumerSettings.BATCH_SIZE.variable());
     assertThatThrownBy(() -> new ConsumerSettings(0, 1, 10, 5, 10, 1, false, 10))
-        .hasMessageContaining(ConsumerSettings.CONNECTIONS);
+        .hasMessageContaining(ConsumerSettings.CONNECTIONS.variable());
   }
 
   private static void assertRejected(String key, String value) {

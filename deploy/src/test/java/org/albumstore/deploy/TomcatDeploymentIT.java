@@ -270,7 +270,12 @@ class TomcatDeploymentIT {
 
   private static ConsumerSettings consumerSettings() {
     return ConsumerSettings.from(
-        Env.of(Map.of(ConsumerSettings.CONNECTIONS, "1", ConsumerSettings.CHANNELS, "2")));
+        Env.of(
+            Map.of(
+                ConsumerSettings.CONNECTIONS.variable(),
+                "1",
+                ConsumerSettings.CHANNELS.variable(),
+                "2")));
   }
 
   /**

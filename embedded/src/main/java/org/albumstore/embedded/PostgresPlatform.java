@@ -8,7 +8,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
 import java.util.stream.Stream;
-import org.albumstore.common.config.Keys;
+import org.albumstore.common.config.CommonSettings;
 
 /**
  * Which of the bundled PostgreSQL binary archives serves a machine, chosen from its {@code os.name}
@@ -120,7 +120,7 @@ public final class PostgresPlatform {
   private static String remedy() {
     return "install PostgreSQL and run it on 127.0.0.1:5432 (used unless --embedded is given),"
         + " or set "
-        + Keys.JDBC_URL
+        + CommonSettings.JDBC_URL.variable()
         + " to a PostgreSQL you have";
   }
 

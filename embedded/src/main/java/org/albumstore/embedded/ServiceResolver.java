@@ -4,10 +4,9 @@ import java.sql.SQLException;
 import java.time.Duration;
 import java.util.function.Function;
 import org.albumstore.common.config.AmqpSettings;
+import org.albumstore.common.config.CommonSettings;
 import org.albumstore.common.config.DatabaseSettings;
-import org.albumstore.common.config.Defaults;
 import org.albumstore.common.config.Env;
-import org.albumstore.common.config.Keys;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -35,8 +34,10 @@ import org.slf4j.LoggerFactory;
 public final class ServiceResolver {
   private static final Logger log = LoggerFactory.getLogger(ServiceResolver.class);
 
-  public static final Endpoint LOCAL_BROKER = Endpoint.ofAmqpUri(Defaults.AMQP_URI);
-  public static final Endpoint LOCAL_DATABASE = Endpoint.ofJdbcUrl(Defaults.JDBC_URL);
+  public static final Endpoint LOCAL_BROKER =
+      Endpoint.ofAmqpUri(CommonSettings.AMQP_URI.defaultValue());
+  public static final Endpoint LOCAL_DATABASE =
+      Endpoint.ofJdbcUrl(CommonSettings.JDBC_URL.defaultValue());
 
   /** Loopback refusals are immediate; this bounds the wait for a remote, firewalled address. */
   public static final Duration PROBE_TIMEOUT = Duration.ofSeconds(3);
@@ -62,7 +63,11 @@ public final class ServiceResolver {
    */
   public Source brokerSource() {
     return decide(
-        Keys.AMQP_URI, "broker", Endpoint::ofAmqpUri, ServiceResolver::redactAmqpUri, LOCAL_BROKER);
+        CommonSettings.AMQP_URI.variable(),
+        "broker",
+        Endpoint::ofAmqpUri,
+        ServiceResolver::redactAmqpUri,
+        LOCAL_BROKER);
   }
 
   /**
@@ -71,7 +76,12 @@ public final class ServiceResolver {
    * @throws IllegalStateException if {@code ALBUMSTORE_JDBC_URL} is set and does not answer
    */
   public Source databaseSource() {
-    return decide(Keys.JDBC_URL, "database", Endpoint::ofJdbcUrl, JdbcUrls::redact, LOCAL_DATABASE);
+    return decide(
+        CommonSettings.JDBC_URL.variable(),
+        "database",
+        Endpoint::ofJdbcUrl,
+        JdbcUrls::redact,
+        LOCAL_DATABASE);
   }
 
   private Source decide(
@@ -115,7 +125,10 @@ public final class ServiceResolver {
               new Resolved<>(
                   base,
                   source,
-                  "broker: configured " + Keys.AMQP_URI + " " + base.redactedUri(),
+                  "broker: configured "
+                      + CommonSettings.AMQP_URI.variable()
+                      + " "
+                      + base.redactedUri(),
                   null);
           case LOCAL ->
               new Resolved<>(base, source, "broker: local RabbitMQ at " + LOCAL_BROKER, null);
@@ -143,7 +156,7 @@ public final class ServiceResolver {
                   base,
                   source,
                   "database: configured "
-                      + Keys.JDBC_URL
+                      + CommonSettings.JDBC_URL.variable()
                       + " "
                       + JdbcUrls.redact(base.jdbcUrl())
                       + " as "
@@ -220,11 +233,11 @@ public final class ServiceResolver {
               + " cannot be checked or created as user "
               + s.user()
               + " (set "
-              + Keys.DB_USER
+              + CommonSettings.DB_USER.variable()
               + "/"
-              + Keys.DB_PASSWORD
+              + CommonSettings.DB_PASSWORD.variable()
               + ", or "
-              + Keys.JDBC_URL
+              + CommonSettings.JDBC_URL.variable()
               + "): "
               + e.getMessage(),
           e);

@@ -6,15 +6,16 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.util.ArrayList;
 import java.util.List;
 import org.albumstore.common.config.AmqpSettings;
+import org.albumstore.common.config.CommonSettings;
 import org.albumstore.common.config.DatabaseSettings;
-import org.albumstore.common.config.Defaults;
 import org.albumstore.common.config.Env;
 import org.junit.jupiter.api.Test;
 
 class ResolvedServicesTest {
   private final List<String> closed = new ArrayList<>();
   private final AmqpSettings amqp = AmqpSettings.from(Env.of(java.util.Map.of()));
-  private final DatabaseSettings db = new DatabaseSettings(Defaults.JDBC_URL, "postgres", "");
+  private final DatabaseSettings db =
+      new DatabaseSettings(CommonSettings.JDBC_URL.defaultValue(), "postgres", "");
 
   private AutoCloseable server(String name, boolean fails) {
     return () -> {

@@ -11,10 +11,9 @@ import java.sql.ResultSet;
 import java.time.Duration;
 import java.util.Map;
 import org.albumstore.common.amqp.AmqpConnections;
+import org.albumstore.common.config.CommonSettings;
 import org.albumstore.common.config.DatabaseSettings;
-import org.albumstore.common.config.Defaults;
 import org.albumstore.common.config.Env;
-import org.albumstore.common.config.Keys;
 import org.junit.jupiter.api.Test;
 
 /** Resolution with the real TCP probe and real servers. */
@@ -52,7 +51,14 @@ class ServiceResolverIT {
   void queueNameAndTypeComeFromTheEnvironmentWhateverTheSource() {
     ServiceResolver r =
         new ServiceResolver(
-            Env.of(Map.of(Keys.QUEUE, "it.custom", Keys.QUEUE_TYPE, "quorum")), false, e -> true);
+            Env.of(
+                Map.of(
+                    CommonSettings.QUEUE.variable(),
+                    "it.custom",
+                    CommonSettings.QUEUE_TYPE.variable(),
+                    "quorum")),
+            false,
+            e -> true);
 
     var broker = r.resolveBroker(); // LOCAL with an always-answering probe: nothing started
 
@@ -84,7 +90,7 @@ class ServiceResolverIT {
       rs.next();
       assertThat(rs.getString(1)).isEqualTo("albumstore");
       if (db.source() == Source.LOCAL) {
-        assertThat(db.settings().jdbcUrl()).isEqualTo(Defaults.JDBC_URL);
+        assertThat(db.settings().jdbcUrl()).isEqualTo(CommonSettings.JDBC_URL.defaultValue());
         assertThat(db.description())
             .isEqualTo("database: local PostgreSQL at 127.0.0.1:5432, database albumstore");
       }
@@ -100,23 +106,25 @@ class ServiceResolverIT {
     Env env =
         Env.of(
             Map.of(
-                Keys.AMQP_URI, "amqp://guest:guest@127.0.0.1:" + closedPort + "/%2F",
-                Keys.JDBC_URL, "jdbc:postgresql://127.0.0.1:" + closedPort + "/albumstore"));
+                CommonSettings.AMQP_URI.variable(),
+                    "amqp://guest:guest@127.0.0.1:" + closedPort + "/%2F",
+                CommonSettings.JDBC_URL.variable(),
+                    "jdbc:postgresql://127.0.0.1:" + closedPort + "/albumstore"));
 
     assertThatThrownBy(() -> new ServiceResolver(env, false).resolve())
         .isInstanceOf(IllegalStateException.class)
-        .hasMessageContaining(Keys.AMQP_URI)
+        .hasMessageContaining(CommonSettings.AMQP_URI.variable())
         .hasMessageContaining("127.0.0.1:" + closedPort);
     assertThatThrownBy(() -> new ServiceResolver(env, true).resolveDatabase())
         .isInstanceOf(IllegalStateException.class)
-        .hasMessageContaining(Keys.JDBC_URL)
+        .hasMessageContaining(CommonSettings.JDBC_URL.variable())
         .hasMessageContaining("127.0.0.1:" + closedPort);
   }
 
   @Test
   void aConfiguredServerThatAnswersIsUsedAsConfigured() throws Exception {
     try (EmbeddedBroker broker = EmbeddedBroker.start()) {
-      Env env = Env.of(Map.of(Keys.AMQP_URI, broker.uri()));
+      Env env = Env.of(Map.of(CommonSettings.AMQP_URI.variable(), broker.uri()));
 
       Resolved<?> resolved = new ServiceResolver(env, true).resolveBroker();
 

@@ -7,8 +7,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.albumstore.common.config.CommonSettings;
 import org.albumstore.common.config.Env;
-import org.albumstore.common.config.Keys;
 import org.junit.jupiter.api.Test;
 
 /** The order configured, local, embedded, decided with a fake "does it answer" probe. */
@@ -36,7 +36,9 @@ class ServiceResolverTest {
     Endpoint remote = new Endpoint("mq.example.org", 5671);
     ServiceResolver r =
         new ServiceResolver(
-            env(Keys.AMQP_URI, "amqps://u:secret@mq.example.org/%2F"), false, answering(remote));
+            env(CommonSettings.AMQP_URI.variable(), "amqps://u:secret@mq.example.org/%2F"),
+            false,
+            answering(remote));
 
     assertThat(r.brokerSource()).isEqualTo(Source.CONFIGURED);
     assertThat(asked).containsExactly(remote);
@@ -46,13 +48,13 @@ class ServiceResolverTest {
   void configuredBrokerThatDoesNotAnswerIsAnErrorNamingTheVariableAndAddress() {
     ServiceResolver r =
         new ServiceResolver(
-            env(Keys.AMQP_URI, "amqp://u:secret@10.1.2.3:5673/%2F"),
+            env(CommonSettings.AMQP_URI.variable(), "amqp://u:secret@10.1.2.3:5673/%2F"),
             false,
             answering(ServiceResolver.LOCAL_BROKER));
 
     assertThatThrownBy(r::brokerSource)
         .isInstanceOf(IllegalStateException.class)
-        .hasMessageContaining(Keys.AMQP_URI)
+        .hasMessageContaining(CommonSettings.AMQP_URI.variable())
         .hasMessageContaining("10.1.2.3:5673")
         .hasMessageNotContaining("secret");
     assertThat(asked).doesNotContain(ServiceResolver.LOCAL_BROKER); // no silent fallback
@@ -62,13 +64,15 @@ class ServiceResolverTest {
   void configuredDatabaseThatDoesNotAnswerIsAnErrorEvenWhenForcedEmbedded() {
     ServiceResolver r =
         new ServiceResolver(
-            env(Keys.JDBC_URL, "jdbc:postgresql://db.internal:6543/albums?password=pw"),
+            env(
+                CommonSettings.JDBC_URL.variable(),
+                "jdbc:postgresql://db.internal:6543/albums?password=pw"),
             true,
             answering());
 
     assertThatThrownBy(r::databaseSource)
         .isInstanceOf(IllegalStateException.class)
-        .hasMessageContaining(Keys.JDBC_URL)
+        .hasMessageContaining(CommonSettings.JDBC_URL.variable())
         .hasMessageContaining("db.internal:6543")
         .hasMessageNotContaining("=pw");
   }
@@ -78,7 +82,9 @@ class ServiceResolverTest {
     Endpoint db = new Endpoint("db.internal", 5432);
     ServiceResolver r =
         new ServiceResolver(
-            env(Keys.JDBC_URL, "jdbc:postgresql://db.internal/albums"), true, answering(db));
+            env(CommonSettings.JDBC_URL.variable(), "jdbc:postgresql://db.internal/albums"),
+            true,
+            answering(db));
 
     assertThat(r.databaseSource()).isEqualTo(Source.CONFIGURED);
   }
@@ -119,7 +125,7 @@ class ServiceResolverTest {
   void blankVariablesCountAsUnset() {
     ServiceResolver r =
         new ServiceResolver(
-            env(Keys.AMQP_URI, "  ", Keys.JDBC_URL, ""),
+            env(CommonSettings.AMQP_URI.variable(), "  ", CommonSettings.JDBC_URL.variable(), ""),
             false,
             answering(ServiceResolver.LOCAL_BROKER));
 
@@ -131,11 +137,13 @@ class ServiceResolverTest {
   void unparsableConfiguredAddressIsAnErrorNamingTheVariable() {
     ServiceResolver r =
         new ServiceResolver(
-            env(Keys.JDBC_URL, "jdbc:postgresql://db:notaport/x"), false, e -> true);
+            env(CommonSettings.JDBC_URL.variable(), "jdbc:postgresql://db:notaport/x"),
+            false,
+            e -> true);
 
     assertThatThrownBy(r::databaseSource)
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining(Keys.JDBC_URL);
+        .hasMessageContaining(CommonSettings.JDBC_URL.variable());
   }
 
   @Test

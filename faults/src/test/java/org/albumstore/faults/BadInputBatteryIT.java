@@ -40,7 +40,8 @@ class BadInputBatteryIT {
   void tenThousandGeneratedRequestsGetTheirContractStatusAndOnlyThe2xxWritesArePublished()
       throws Exception {
     try (Stack stack = Stack.create("s6-battery")) {
-      stack.startServer(Map.of(ServerSettings.MAX_IMAGE_BYTES, Integer.toString(MAX_IMAGE)));
+      stack.startServer(
+          Map.of(ServerSettings.MAX_IMAGE_BYTES.variable(), Integer.toString(MAX_IMAGE)));
       List<Case> cases = Battery.generate(SEED, COUNT, stack.runId, MAX_IMAGE);
       BatteryRunner runner = new BatteryRunner(stack.server().port());
 

@@ -18,8 +18,8 @@ import java.util.Optional;
 import java.util.UUID;
 import org.albumstore.common.config.AmqpSettings;
 import org.albumstore.common.config.AmqpSettings.QueueType;
+import org.albumstore.common.config.CommonSettings;
 import org.albumstore.common.config.DatabaseSettings;
-import org.albumstore.common.config.Keys;
 import org.albumstore.common.testing.ExternalTools;
 import org.albumstore.common.testing.TestServices;
 import org.albumstore.embedded.HaProxy;
@@ -408,9 +408,10 @@ class ClusterFaultsIT {
 
     private ServerProcess startServer(int i) throws Exception {
       Map<String, String> env = new HashMap<>(TestServices.overrides(amqp, db));
-      env.put(Keys.AMQP_ADDRESSES, amqp.addresses());
-      env.put(Keys.QUORUM_GROUP_SIZE, Integer.toString(amqp.quorumGroupSize()));
-      env.put(Keys.HTTP_PORT, Integer.toString(serverPorts.get(i)));
+      env.put(CommonSettings.AMQP_ADDRESSES.variable(), amqp.addresses());
+      env.put(
+          CommonSettings.QUORUM_GROUP_SIZE.variable(), Integer.toString(amqp.quorumGroupSize()));
+      env.put(CommonSettings.HTTP_PORT.variable(), Integer.toString(serverPorts.get(i)));
       env.put("ALBUMSTORE_DRAIN_DELAY_MS", Long.toString(DRAIN_DELAY.toMillis()));
       return ServerProcess.start(name + "-server-" + (i + 1), env);
     }
@@ -456,7 +457,9 @@ class ClusterFaultsIT {
               amqp,
               db,
               // The queue is declared by whichever side starts first, with the same arguments.
-              Map.of(Keys.QUORUM_GROUP_SIZE, Integer.toString(amqp.quorumGroupSize())),
+              Map.of(
+                  CommonSettings.QUORUM_GROUP_SIZE.variable(),
+                  Integer.toString(amqp.quorumGroupSize())),
               args.toArray(String[]::new));
       consumers.add(p);
       return p;

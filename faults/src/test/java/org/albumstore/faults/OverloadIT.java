@@ -32,12 +32,12 @@ class OverloadIT {
     try (Stack stack = Stack.create("s7-overload")) {
       stack.startServer(
           Map.of(
-              ServerSettings.HTTP_THREADS, "4",
-              ServerSettings.PUBLISH_CHANNELS, "1",
-              ServerSettings.PUBLISH_QUEUE_MAX, "16",
-              ServerSettings.PUBLISH_BATCH_MAX, "8",
+              ServerSettings.HTTP_THREADS.variable(), "4",
+              ServerSettings.PUBLISH_CHANNELS.variable(), "1",
+              ServerSettings.PUBLISH_QUEUE_MAX.variable(), "16",
+              ServerSettings.PUBLISH_BATCH_MAX.variable(), "8",
               // A write waits at most 2 s for the broker before it is refused (default 5 s).
-              ServerSettings.CONFIRM_TIMEOUT_MS, "2000"));
+              ServerSettings.CONFIRM_TIMEOUT_MS.variable(), "2000"));
       stack.startConsumer();
       try (ApiClient api =
           new ApiClient(stack.server().baseUrl(), CLIENTS + 16, Timeout.ofSeconds(30))) {

@@ -28,7 +28,8 @@ class RequestLimitsIT {
   @Test
   void oversizedRequestsAreRefusedQuicklyAndTheServerKeepsServing() throws Exception {
     try (Stack stack = Stack.create("sec-size")) {
-      stack.startServer(Map.of(ServerSettings.MAX_IMAGE_BYTES, Integer.toString(MAX_IMAGE)));
+      stack.startServer(
+          Map.of(ServerSettings.MAX_IMAGE_BYTES.variable(), Integer.toString(MAX_IMAGE)));
       int port = stack.server().port();
       List<String> results = new ArrayList<>();
       try (ApiClient api = new ApiClient(stack.server().baseUrl(), 4, Timeout.ofSeconds(15));

@@ -14,9 +14,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import org.albumstore.common.config.AmqpSettings;
+import org.albumstore.common.config.CommonSettings;
 import org.albumstore.common.config.DatabaseSettings;
 import org.albumstore.common.config.Env;
-import org.albumstore.common.config.Keys;
 import org.albumstore.faults.harness.ApiClient;
 import org.albumstore.faults.harness.ApiClient.Reply;
 import org.albumstore.faults.harness.Bodies;
@@ -42,8 +42,8 @@ class SecretsIT {
   @Test
   void errorBodiesCarryNoInternalsAndNoCredentialsEvenWhenEverythingIsDown() throws Exception {
     Map<String, String> env = unreachableServices();
-    env.put(Keys.HTTP_PORT, "0");
-    env.put(ServerSettings.MAX_IMAGE_BYTES, Integer.toString(MAX_IMAGE));
+    env.put(CommonSettings.HTTP_PORT.variable(), "0");
+    env.put(ServerSettings.MAX_IMAGE_BYTES.variable(), Integer.toString(MAX_IMAGE));
     List<String> seen = new ArrayList<>();
     try (AlbumStoreServer server = AlbumStoreServer.start(Env.system().withOverrides(env));
         ApiClient api = new ApiClient(server.baseUrl(), 4, Timeout.ofSeconds(30))) {
@@ -116,11 +116,14 @@ class SecretsIT {
   private Map<String, String> unreachableServices() throws IOException {
     Map<String, String> env = new HashMap<>();
     env.put(
-        Keys.AMQP_URI, "amqp://albumstore:" + amqpSecret + "@127.0.0.1:" + closedPort() + "/%2F");
-    env.put(Keys.QUEUE, "faults.sec." + UUID.randomUUID());
-    env.put(Keys.JDBC_URL, "jdbc:postgresql://127.0.0.1:" + closedPort() + "/albumstore");
-    env.put(Keys.DB_USER, "albumstore");
-    env.put(Keys.DB_PASSWORD, dbSecret);
+        CommonSettings.AMQP_URI.variable(),
+        "amqp://albumstore:" + amqpSecret + "@127.0.0.1:" + closedPort() + "/%2F");
+    env.put(CommonSettings.QUEUE.variable(), "faults.sec." + UUID.randomUUID());
+    env.put(
+        CommonSettings.JDBC_URL.variable(),
+        "jdbc:postgresql://127.0.0.1:" + closedPort() + "/albumstore");
+    env.put(CommonSettings.DB_USER.variable(), "albumstore");
+    env.put(CommonSettings.DB_PASSWORD.variable(), dbSecret);
     return env;
   }
 

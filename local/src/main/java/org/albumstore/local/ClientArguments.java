@@ -2,7 +2,9 @@ package org.albumstore.local;
 
 import java.util.ArrayList;
 import java.util.List;
+import org.albumstore.client.ClientSettings;
 import org.albumstore.common.config.AmqpSettings;
+import org.albumstore.common.config.Setting;
 import org.albumstore.embedded.Source;
 
 /**
@@ -14,11 +16,8 @@ final class ClientArguments {
   /** Sized for a laptop: enough to keep two cores busy, few enough to finish in about a minute. */
   static final int DEFAULT_THREADS = 64;
 
-  /** The local RabbitMQ's management API, where the local broker keeps it. */
-  static final String LOCAL_MANAGEMENT_API = "http://127.0.0.1:15672";
-
-  /** The client's environment variable for the management API; a user's setting is kept. */
-  static final String ENV_RMQ_API = "ALBUMSTORE_RMQ_API";
+  /** The local RabbitMQ's management API: the client's default is where the local broker has it. */
+  static final String LOCAL_MANAGEMENT_API = ClientSettings.RMQ_API.defaultValue();
 
   private static final List<String> THREAD_OPTIONS =
       List.of("--threads", "--group-size", "--groups");
@@ -30,8 +29,8 @@ final class ClientArguments {
    * @param amqp the resolved broker and queue
    * @param brokerSource where the broker came from: only a local RabbitMQ is known to have the
    *     management API at {@value #LOCAL_MANAGEMENT_API}; Qpid has none, and for a configured
-   *     broker only the user knows where it is (they set {@value #ENV_RMQ_API})
-   * @param rmqApiConfigured whether {@value #ENV_RMQ_API} is set, in which case the client reads it
+   *     broker only the user knows where it is (they set the client's {@code ALBUMSTORE_RMQ_API})
+   * @param rmqApiConfigured whether that variable is set, in which case the client reads it
    * @param serverMetricsUrl the started server's {@code /metrics}: passed on only when it is not
    *     the client's default (the base URL's), i.e. when the server serves them on a management
    *     port
@@ -47,29 +46,34 @@ final class ClientArguments {
       String consumerMetricsUrl,
       List<String> userArgs) {
     List<String> args = new ArrayList<>();
-    args.add("--url");
-    args.add(baseUrl);
-    args.add("--queue");
-    args.add(amqp.queue());
-    args.add("--amqp-uri");
-    args.add(amqp.uri());
+    add(args, ClientSettings.URL, baseUrl);
+    add(args, ClientSettings.QUEUE, amqp.queue());
+    add(args, ClientSettings.AMQP_URI, amqp.uri());
     if (!rmqApiConfigured) {
-      args.add("--rmq-api");
-      args.add(brokerSource == Source.LOCAL ? LOCAL_MANAGEMENT_API : "none");
+      add(
+          args,
+          ClientSettings.RMQ_API,
+          brokerSource == Source.LOCAL ? LOCAL_MANAGEMENT_API : ClientSettings.OFF);
     }
     if (!serverMetricsUrl.equals(baseUrl + "/metrics")) {
-      args.add("--server-metrics");
-      args.add(serverMetricsUrl);
+      add(args, ClientSettings.SERVER_METRICS, serverMetricsUrl);
     }
     // The client's default is the consumer jar's port; this consumer is in the launcher's JVM.
-    args.add("--consumer-metrics");
-    args.add(consumerMetricsUrl != null ? consumerMetricsUrl : "none");
+    add(
+        args,
+        ClientSettings.CONSUMER_METRICS,
+        consumerMetricsUrl != null ? consumerMetricsUrl : ClientSettings.OFF);
     if (!choosesThreads(userArgs)) {
       args.add("--threads");
       args.add(Integer.toString(DEFAULT_THREADS));
     }
     args.addAll(userArgs);
     return args;
+  }
+
+  private static void add(List<String> args, Setting<String> setting, String value) {
+    args.add(setting.flag());
+    args.add(value);
   }
 
   /** Whether the user sized the load themselves ({@code --threads 8}, {@code --groups=3}, ...). */
@@ -97,11 +101,11 @@ final class ClientArguments {
       if (maskNext) {
         shown.add("***");
         maskNext = false;
-      } else if (a.equals("--rmq-password")) {
+      } else if (a.equals(ClientSettings.RMQ_PASSWORD.flag())) {
         shown.add(a);
         maskNext = true;
-      } else if (a.startsWith("--rmq-password=")) {
-        shown.add("--rmq-password=***");
+      } else if (a.startsWith(ClientSettings.RMQ_PASSWORD.flag() + "=")) {
+        shown.add(ClientSettings.RMQ_PASSWORD.flag() + "=***");
       } else {
         shown.add(a.replaceFirst("://([^:/@]*):[^@/]*@", "://$1:***@"));
       }

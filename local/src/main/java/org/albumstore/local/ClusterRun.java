@@ -18,12 +18,12 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.albumstore.client.ClientMain;
 import org.albumstore.client.ClientResult;
+import org.albumstore.client.ClientSettings;
 import org.albumstore.common.config.AmqpSettings;
 import org.albumstore.common.config.AmqpSettings.QueueType;
+import org.albumstore.common.config.CommonSettings;
 import org.albumstore.common.config.DatabaseSettings;
-import org.albumstore.common.config.Defaults;
 import org.albumstore.common.config.Env;
-import org.albumstore.common.config.Keys;
 import org.albumstore.common.db.Databases;
 import org.albumstore.common.db.Schema;
 import org.albumstore.consumer.ConsumerMain;
@@ -96,7 +96,7 @@ final class ClusterRun implements Launch {
       Path dir) {
 
     String balancerUrl() {
-      return "http://127.0.0.1:" + balancer.httpPort() + Defaults.CONTEXT_PATH;
+      return "http://127.0.0.1:" + balancer.httpPort() + CommonSettings.CONTEXT_PATH;
     }
   }
 
@@ -154,7 +154,7 @@ final class ClusterRun implements Launch {
           "--topology cluster needs HAProxy installed (Debian/Ubuntu: apt-get install haproxy;"
               + " macOS: brew install haproxy)");
     }
-    String queue = env.get(Keys.QUEUE, Defaults.QUEUE);
+    String queue = CommonSettings.QUEUE.read(env);
     ServiceResolver resolver = new ServiceResolver(env, options.embedded);
     resolver.databaseSource();
     String runId = UUID.randomUUID().toString().substring(0, 8);
@@ -197,7 +197,7 @@ final class ClusterRun implements Launch {
     AmqpSettings amqp =
         new AmqpSettings(
             "amqp://guest:guest@127.0.0.1:" + balancer.amqpPort() + "/%2F",
-            Defaults.AMQP_ADDRESSES,
+            CommonSettings.AMQP_ADDRESSES.defaultValue(),
             queue,
             QueueType.QUORUM,
             Math.min(3, options.brokerNodes));
@@ -222,7 +222,8 @@ final class ClusterRun implements Launch {
               startServer(i + 1, serverPorts.get(i), amqp, database.settings(), dir)));
     }
     for (int port : serverPorts) {
-      ServerHealth.awaitUp("http://127.0.0.1:" + port + Defaults.CONTEXT_PATH, SERVER_START_LIMIT);
+      ServerHealth.awaitUp(
+          "http://127.0.0.1:" + port + CommonSettings.CONTEXT_PATH, SERVER_START_LIMIT);
     }
     step(4, "servers: " + options.servers + " JVMs on ports " + serverPorts + ", each UP", t0);
 
@@ -235,7 +236,8 @@ final class ClusterRun implements Launch {
     }
     // The balancer routes only to servers whose check passed twice.
     ServerHealth.awaitUp(
-        "http://127.0.0.1:" + balancer.httpPort() + Defaults.CONTEXT_PATH, SERVER_START_LIMIT);
+        "http://127.0.0.1:" + balancer.httpPort() + CommonSettings.CONTEXT_PATH,
+        SERVER_START_LIMIT);
     step(
         5,
         "consumers: "
@@ -260,7 +262,7 @@ final class ClusterRun implements Launch {
   ChildJvm startServer(int n, int port, AmqpSettings amqp, DatabaseSettings db, Path dir)
       throws IOException {
     Map<String, String> e = instanceEnv(amqp, db);
-    e.put(Keys.HTTP_PORT, Integer.toString(port));
+    e.put(CommonSettings.HTTP_PORT.variable(), Integer.toString(port));
     return ChildJvm.start(
         "server-" + n,
         AlbumStoreServer.class.getName(),
@@ -274,7 +276,7 @@ final class ClusterRun implements Launch {
       throws IOException {
     Map<String, String> e = instanceEnv(amqp, db);
     // Several consumers on one machine: no metrics port each (they would all want 9091).
-    e.put(MetricsSettings.PORT, "-1");
+    e.put(MetricsSettings.PORT.variable(), "-1");
     return ChildJvm.start(
         "consumer-" + n,
         ConsumerMain.class.getName(),
@@ -285,29 +287,22 @@ final class ClusterRun implements Launch {
   }
 
   private static Map<String, String> instanceEnv(AmqpSettings amqp, DatabaseSettings db) {
-    Map<String, String> e = new HashMap<>();
-    e.put(Keys.AMQP_URI, amqp.uri());
-    e.put(Keys.AMQP_ADDRESSES, amqp.addresses());
-    e.put(Keys.QUEUE, amqp.queue());
-    e.put(Keys.QUEUE_TYPE, amqp.queueType().wireName());
-    e.put(Keys.QUORUM_GROUP_SIZE, Integer.toString(amqp.quorumGroupSize()));
-    e.put(Keys.JDBC_URL, db.jdbcUrl());
-    e.put(Keys.DB_USER, db.user());
-    e.put(Keys.DB_PASSWORD, db.password());
+    Map<String, String> e = new HashMap<>(amqp.asVariables());
+    e.putAll(db.asVariables());
     return e;
   }
 
   private int runClient(Started s) {
     String url =
         options.bypassBalancer
-            ? "http://127.0.0.1:" + s.serverPorts().get(0) + Defaults.CONTEXT_PATH
+            ? "http://127.0.0.1:" + s.serverPorts().get(0) + CommonSettings.CONTEXT_PATH
             : s.balancerUrl();
     List<String> args =
         ClientArguments.build(
             url,
             s.amqp(),
             Source.CONFIGURED,
-            env.get(ClientArguments.ENV_RMQ_API, null) != null,
+            ClientSettings.RMQ_API.isSet(env),
             url + "/metrics",
             null,
             options.clientArgs);

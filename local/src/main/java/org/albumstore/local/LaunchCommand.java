@@ -2,9 +2,15 @@ package org.albumstore.local;
 
 import java.util.ArrayList;
 import java.util.List;
-import org.albumstore.common.config.Keys;
+import org.albumstore.common.config.CommonSettings;
+import org.albumstore.common.config.Env;
+import org.albumstore.common.config.Setting;
+import org.albumstore.common.config.SettingOptions;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.IModelTransformer;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 import picocli.CommandLine.Unmatched;
 
 /**
@@ -14,6 +20,7 @@ import picocli.CommandLine.Unmatched;
  */
 @Command(
     name = "java -jar albumstore-local.jar",
+    modelTransformer = LaunchCommand.Options.class,
     mixinStandardHelpOptions = true,
     versionProvider = LocalMain.Version.class,
     sortOptions = false,
@@ -44,9 +51,7 @@ import picocli.CommandLine.Unmatched;
       "The course's positional form needs the server's URL in advance and is not available"
           + " here; use --group-size N --groups G --delay D.",
       "Environment: every ALBUMSTORE_* variable of the server, the consumer and the client applies"
-          + " (e.g. "
-          + Keys.QUEUE
-          + ", ALBUMSTORE_CONSUMER_CONNECTIONS).",
+          + " (e.g. ALBUMSTORE_QUEUE, ALBUMSTORE_CONSUMER_CONNECTIONS).",
       "Exit code: the client's (0: all requests succeeded and verified); 2 usage error; 3 a part"
           + " could not be started; 130 stopped by Ctrl-C."
     })
@@ -60,14 +65,29 @@ final class LaunchCommand {
       })
   boolean embedded;
 
-  @Option(
-      names = "--port",
-      paramLabel = "PORT",
-      description = {
-        "HTTP port of the server, 0 = any free port (env " + Keys.HTTP_PORT + ").",
-        "Default: 0."
-      })
-  Integer port;
+  /** The server's HTTP port; by default any free one, as the client is told the URL anyway. */
+  static final Setting<Integer> PORT = CommonSettings.HTTP_PORT.withDefault(0);
+
+  @Spec CommandSpec spec;
+
+  /** Adds {@code --port}, derived from its declaration ({@link #PORT}). */
+  static final class Options implements IModelTransformer {
+    @Override
+    public CommandSpec transform(CommandSpec commandSpec) {
+      SettingOptions.addTo(commandSpec, List.of(PORT));
+      return commandSpec;
+    }
+  }
+
+  /** {@code --port} as given, else null. */
+  Integer port() {
+    return spec.findOption(PORT.flag()).getValue();
+  }
+
+  /** {@code --port}, else {@code ALBUMSTORE_HTTP_PORT}, else any free port. */
+  int httpPort(Env env) {
+    return PORT.read(env.withOverrides(SettingOptions.given(spec, List.of(PORT))));
+  }
 
   /** The two shapes of the stack. */
   enum Topology {

@@ -15,10 +15,11 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.albumstore.client.ClientMain;
 import org.albumstore.client.ClientResult;
+import org.albumstore.client.ClientSettings;
 import org.albumstore.common.config.AmqpSettings;
+import org.albumstore.common.config.CommonSettings;
 import org.albumstore.common.config.DatabaseSettings;
 import org.albumstore.common.config.Env;
-import org.albumstore.common.config.Keys;
 import org.albumstore.common.db.Databases;
 import org.albumstore.common.db.Schema;
 import org.albumstore.consumer.AlbumStoreConsumer;
@@ -98,10 +99,11 @@ final class LocalRun implements Launch {
 
   private StartedStack start() throws Exception {
     // Every setting is read, and a wrong one reported, before anything is started.
-    int port = httpPort();
+    int port = options.httpPort(env);
     ConsumerSettings cs = ConsumerSettings.from(env);
     MetricsSettings metrics = consumerMetrics();
-    ServerSettings.from(env.withOverrides(Map.of(Keys.HTTP_PORT, Integer.toString(port))));
+    ServerSettings.from(
+        env.withOverrides(Map.of(CommonSettings.HTTP_PORT.variable(), Integer.toString(port))));
     ServiceResolver resolver = new ServiceResolver(env, options.embedded);
     // Both decided before either starts: a configured address that does not answer is reported
     // before anything was started for nothing.
@@ -143,9 +145,11 @@ final class LocalRun implements Launch {
    * default, for the same reason as the server's.
    */
   private MetricsSettings consumerMetrics() {
-    return new MetricsSettings(
-        env.getInt(MetricsSettings.PORT, 0, -1, 65535),
-        env.get(MetricsSettings.BIND, MetricsSettings.DEFAULT_BIND));
+    return MetricsSettings.from(
+        env.withOverrides(
+            Map.of(
+                MetricsSettings.PORT.variable(),
+                MetricsSettings.PORT.withDefault(0).readText(env))));
   }
 
   /** Where the client reaches the consumer's metrics, or null when they are off. */
@@ -162,19 +166,6 @@ final class LocalRun implements Launch {
     return "http://" + host + ":" + consumer.metricsPort() + MetricsHttpServer.PATH;
   }
 
-  /** {@code --port}, else {@code ALBUMSTORE_HTTP_PORT}, else 0. */
-  private int httpPort() {
-    // A free port unless the user chose one: a fixed default would collide with whatever else
-    // runs on this machine, and the client is told the URL anyway.
-    if (options.port == null) {
-      return env.getInt(Keys.HTTP_PORT, 0, 0, 65535);
-    }
-    if (options.port < 0 || options.port > 65535) {
-      throw new IllegalArgumentException("--port must be between 0 and 65535, was " + options.port);
-    }
-    return options.port;
-  }
-
   /**
    * An embedded part is this run's to stop; a local or configured server is someone else's and is
    * left running (closing its {@link Resolved} would do nothing anyway).
@@ -185,16 +176,9 @@ final class LocalRun implements Launch {
 
   private Env serverEnv(AmqpSettings amqp, Resolved<DatabaseSettings> database, int port) {
     DatabaseSettings db = database.settings();
-    Map<String, String> overrides = new HashMap<>();
-    overrides.put(Keys.AMQP_URI, amqp.uri());
-    overrides.put(Keys.AMQP_ADDRESSES, amqp.addresses());
-    overrides.put(Keys.QUEUE, amqp.queue());
-    overrides.put(Keys.QUEUE_TYPE, amqp.queueType().wireName());
-    overrides.put(Keys.QUORUM_GROUP_SIZE, Integer.toString(amqp.quorumGroupSize()));
-    overrides.put(Keys.JDBC_URL, db.jdbcUrl());
-    overrides.put(Keys.DB_USER, db.user());
-    overrides.put(Keys.DB_PASSWORD, db.password());
-    overrides.put(Keys.HTTP_PORT, Integer.toString(port));
+    Map<String, String> overrides = new HashMap<>(amqp.asVariables());
+    overrides.putAll(db.asVariables());
+    overrides.put(CommonSettings.HTTP_PORT.variable(), Integer.toString(port));
     return env.withOverrides(overrides);
   }
 
@@ -211,7 +195,7 @@ final class LocalRun implements Launch {
             s.server().baseUrl(),
             s.broker().settings(),
             s.broker().source(),
-            env.get(ClientArguments.ENV_RMQ_API, null) != null,
+            ClientSettings.RMQ_API.isSet(env),
             s.server().metricsUrl(),
             s.consumerMetricsUrl(),
             options.clientArgs);

@@ -9,9 +9,9 @@ import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.albumstore.common.config.CommonSettings;
 import org.albumstore.common.config.DatabaseSettings;
 import org.albumstore.common.config.Env;
-import org.albumstore.common.config.Keys;
 import org.albumstore.common.testing.ExternalTools;
 import org.albumstore.common.testing.TestServices;
 import org.albumstore.embedded.HaProxy;
@@ -42,10 +42,12 @@ class ClusterStackIT {
 
     DatabaseSettings db = TestServices.database();
     Map<String, String> env = new HashMap<>(System.getenv());
-    env.put(Keys.JDBC_URL, db.jdbcUrl());
-    env.put(Keys.DB_USER, db.user());
-    env.put(Keys.DB_PASSWORD, db.password());
-    env.put(Keys.QUEUE, "it.local.cluster"); // in the cluster's own nodes, gone with them
+    env.put(CommonSettings.JDBC_URL.variable(), db.jdbcUrl());
+    env.put(CommonSettings.DB_USER.variable(), db.user());
+    env.put(CommonSettings.DB_PASSWORD.variable(), db.password());
+    env.put(
+        CommonSettings.QUEUE.variable(),
+        "it.local.cluster"); // in the cluster's own nodes, gone with them
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     ByteArrayOutputStream err = new ByteArrayOutputStream();
     int code =

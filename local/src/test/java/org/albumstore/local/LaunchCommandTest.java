@@ -22,7 +22,7 @@ class LaunchCommandTest {
     LaunchCommand c =
         parse("--threads", "8", "--embedded", "--iterations=5", "--no-verify", "--out", "x");
     assertThat(c.embedded).isTrue();
-    assertThat(c.port).isNull();
+    assertThat(c.port()).isNull();
     assertThat(c.clientArgs)
         .containsExactly("--threads", "8", "--iterations=5", "--no-verify", "--out", "x");
   }
@@ -30,7 +30,7 @@ class LaunchCommandTest {
   @Test
   void everythingAfterTheSeparatorGoesToTheClientEvenALauncherOption() {
     LaunchCommand c = parse("--port", "9090", "--", "--embedded", "--threads", "2");
-    assertThat(c.port).isEqualTo(9090);
+    assertThat(c.port()).isEqualTo(9090);
     assertThat(c.embedded).isFalse();
     assertThat(c.clientArgs).containsExactly("--embedded", "--threads", "2");
   }
@@ -39,7 +39,7 @@ class LaunchCommandTest {
   void withoutArgumentsNothingIsPassedAndLocalPartsAreAllowed() {
     LaunchCommand c = parse();
     assertThat(c.embedded).isFalse();
-    assertThat(c.port).isNull();
+    assertThat(c.port()).isNull();
     assertThat(c.clientArgs).isEmpty();
   }
 

@@ -20,9 +20,9 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import org.albumstore.common.config.AmqpSettings;
+import org.albumstore.common.config.CommonSettings;
 import org.albumstore.common.config.DatabaseSettings;
 import org.albumstore.common.config.Env;
-import org.albumstore.common.config.Keys;
 import org.albumstore.common.testing.TestServices;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -134,9 +134,9 @@ class LocalMainIT {
   void aConfiguredDatabaseWinsOverTheEmbeddedFlag() throws Exception {
     DatabaseSettings db = TestServices.database();
     Map<String, String> env = new HashMap<>();
-    env.put(Keys.JDBC_URL, db.jdbcUrl());
-    env.put(Keys.DB_USER, db.user());
-    env.put(Keys.DB_PASSWORD, db.password());
+    env.put(CommonSettings.JDBC_URL.variable(), db.jdbcUrl());
+    env.put(CommonSettings.DB_USER.variable(), db.user());
+    env.put(CommonSettings.DB_PASSWORD.variable(), db.password());
 
     Launch r = launch(env, tinyRun("mixed", "--embedded"));
 
@@ -154,7 +154,9 @@ class LocalMainIT {
       closedPort = s.getLocalPort();
     }
     Map<String, String> env =
-        Map.of(Keys.AMQP_URI, "amqp://guest:guest@127.0.0.1:" + closedPort + "/%2F");
+        Map.of(
+            CommonSettings.AMQP_URI.variable(),
+            "amqp://guest:guest@127.0.0.1:" + closedPort + "/%2F");
 
     Launch r = launch(env, tinyRun("unanswered"));
 

@@ -16,9 +16,9 @@ import org.albumstore.client.merge.MergedSummary;
 import org.albumstore.client.report.JsonSummary;
 import org.albumstore.client.report.RunSummary;
 import org.albumstore.common.config.AmqpSettings;
+import org.albumstore.common.config.CommonSettings;
 import org.albumstore.common.config.DatabaseSettings;
 import org.albumstore.common.config.Env;
-import org.albumstore.common.config.Keys;
 import org.albumstore.common.testing.TestServices;
 import org.albumstore.consumer.AlbumStoreConsumer;
 import org.albumstore.consumer.ConsumerSettings;
@@ -45,7 +45,7 @@ class MergeIT {
     amqp = TestServices.declare(TestServices.amqp("client-merge"));
     DatabaseSettings db = TestServices.database();
     Map<String, String> env = new HashMap<>(TestServices.overrides(amqp, db));
-    env.put(Keys.HTTP_PORT, "0");
+    env.put(CommonSettings.HTTP_PORT.variable(), "0");
     server = AlbumStoreServer.start(Env.system().withOverrides(env));
     consumer = AlbumStoreConsumer.start(ConsumerSettings.defaults(), amqp, db);
   }

@@ -6,16 +6,14 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Comparator;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.Stream;
 import org.albumstore.common.config.AmqpSettings;
+import org.albumstore.common.config.CommonSettings;
 import org.albumstore.common.config.DatabaseSettings;
-import org.albumstore.common.config.Defaults;
 import org.albumstore.common.config.Env;
-import org.albumstore.common.config.Keys;
 import org.albumstore.server.metrics.MetricsPort;
 import org.albumstore.server.web.AlbumUpload;
 import org.albumstore.server.web.FallbackServlet;
@@ -69,22 +67,13 @@ public final class AlbumStoreServer implements AutoCloseable {
    */
   public static AlbumStoreServer start(Env env) {
     ServerSettings settings = ServerSettings.from(env);
-    Map<String, String> params = new LinkedHashMap<>(settings.asEnvMap());
-    AmqpSettings amqp = AmqpSettings.from(env);
-    params.put(Keys.AMQP_URI, amqp.uri());
-    params.put(Keys.AMQP_ADDRESSES, amqp.addresses());
-    params.put(Keys.QUEUE, amqp.queue());
-    params.put(Keys.QUEUE_TYPE, amqp.queueType().wireName());
-    params.put(Keys.QUORUM_GROUP_SIZE, Integer.toString(amqp.quorumGroupSize()));
-    DatabaseSettings db = DatabaseSettings.from(env);
-    params.put(Keys.JDBC_URL, db.jdbcUrl());
-    params.put(Keys.DB_USER, db.user());
-    params.put(Keys.DB_PASSWORD, db.password());
-    // Opt-in do-nothing endpoint of bench/; passed on so that an Env given here reaches the
-    // listener.
-    params.put(
-        AlbumStoreListener.BENCH_ENDPOINTS,
-        Boolean.toString(env.getBoolean(AlbumStoreListener.BENCH_ENDPOINTS, false)));
+    // Every setting as resolved here (checked once more by the listener): the JVM's own
+    // environment, which the listener layers these over, cannot change them. The metrics port
+    // follows once bound (0 = a free one).
+    Map<String, String> params = ServerSettings.resolve(env);
+    MetricsPort.DECLARED.forEach(s -> params.remove(s.variable()));
+    AmqpSettings.from(env); // fails early, naming the setting, before Tomcat starts
+    DatabaseSettings.from(env);
 
     Path baseDir;
     try {
@@ -108,7 +97,7 @@ public final class AlbumStoreServer implements AutoCloseable {
     host.setAutoDeploy(false);
     host.setErrorReportValveClass(JsonErrorReportValve.class.getName());
 
-    StandardContext ctx = (StandardContext) tomcat.addContext(Defaults.CONTEXT_PATH, null);
+    StandardContext ctx = (StandardContext) tomcat.addContext(CommonSettings.CONTEXT_PATH, null);
     // Leak detection is for redeployable webapps; here the application lives as long as the JVM,
     // and on Java 17 it only warns about missing --add-opens at every stop.
     ctx.setClearReferencesThreadLocals(false);
@@ -129,7 +118,7 @@ public final class AlbumStoreServer implements AutoCloseable {
         // Never -1 (= with the API) from a failed bind: that would publish what was to be hidden.
         metrics = new MetricsPort(metricsConnector.getLocalPort(), metrics.address());
       }
-      metrics.asEnvMap().forEach(ctx::addParameter);
+      metrics.asVariables().forEach(ctx::addParameter);
       server.metricsPort = metrics;
       tomcat.start();
     } catch (LifecycleException | RuntimeException e) {
@@ -184,7 +173,7 @@ public final class AlbumStoreServer implements AutoCloseable {
 
   /** E.g. {@code http://127.0.0.1:8080/albumstore}, without a trailing slash. */
   public String baseUrl() {
-    return "http://127.0.0.1:" + port + Defaults.CONTEXT_PATH;
+    return "http://127.0.0.1:" + port + CommonSettings.CONTEXT_PATH;
   }
 
   /** Where {@code GET /metrics} answers: the management port if one is set, else the API's. */
@@ -195,7 +184,7 @@ public final class AlbumStoreServer implements AutoCloseable {
     }
     String host =
         "0.0.0.0".equals(m.address()) || "::".equals(m.address()) ? "127.0.0.1" : m.address();
-    return "http://" + host + ":" + m.port() + Defaults.CONTEXT_PATH + "/metrics";
+    return "http://" + host + ":" + m.port() + CommonSettings.CONTEXT_PATH + "/metrics";
   }
 
   /** Blocks until {@link #close()} finished (e.g. from the shutdown hook). */

@@ -2,6 +2,7 @@ package org.albumstore.server;
 
 import java.time.Duration;
 import org.albumstore.common.config.Env;
+import org.albumstore.common.config.Setting;
 
 /**
  * How long the embedded server, told to stop (SIGTERM, Ctrl-C), keeps serving while {@code /health}
@@ -13,12 +14,16 @@ import org.albumstore.common.config.Env;
  * a lifecycle hook, which is the better tool on AWS. 0 stops at once.
  */
 public final class DrainDelay {
-  public static final String DELAY_MS = "ALBUMSTORE_DRAIN_DELAY_MS";
-  public static final int DEFAULT_DELAY_MS = 5000;
+  public static final Setting<Integer> DELAY_MS =
+      Setting.integer("ALBUMSTORE_DRAIN_DELAY_MS", 5000, 0, 600_000)
+          .withFlag("--drain-delay-ms", "MS")
+          .withHelp(
+              "On SIGTERM, how long /health answers 503 while requests are still served, so that"
+                  + " the load balancer stops routing here; then requests in flight are awaited");
 
   private DrainDelay() {}
 
   public static Duration from(Env env) {
-    return Duration.ofMillis(env.getInt(DELAY_MS, DEFAULT_DELAY_MS, 0, 600_000));
+    return Duration.ofMillis(DELAY_MS.read(env));
   }
 }

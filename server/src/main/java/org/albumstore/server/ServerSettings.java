@@ -1,25 +1,30 @@
 package org.albumstore.server;
 
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
-import org.albumstore.common.config.Defaults;
+import java.util.stream.Stream;
+import org.albumstore.common.config.CommonSettings;
 import org.albumstore.common.config.Env;
-import org.albumstore.common.config.Keys;
+import org.albumstore.common.config.Setting;
+import org.albumstore.server.metrics.MetricsPort;
 import org.albumstore.server.read.ReadWaitSettings;
 
 /**
  * The server's own settings (the broker and the database are {@code AmqpSettings} and {@code
  * DatabaseSettings} of common), read once at start-up and passed in.
  *
- * <p>The defaults are compile-time constants so that the launcher's {@code --help} can state them.
- * Why these values: 4 channels give 4 batches in flight, which with group commit is plenty on 2
- * cores; 256 events per message keeps a message far below the broker's frame and message limits
- * while amortising the confirm; a 20,000-write queue is a few seconds of peak load, after which
- * shedding with 503 beats queueing requests the client has already given up on. Measured side by
- * side ({@code bench/ceiling.sh 3 15 256}, results/ceiling/): group commit (about 23 requests per
- * message) served 7.0x the requests of one message per request with the same 4 channels, and 4.4x
- * one message per request with 64 channels; so group commit stays the default. 2, 4 and 8 channels,
- * and 16, 32 or 200 HTTP threads, gave the same review rate within the noise (results/README.md).
+ * <p>Each setting is declared once, as a {@link Setting} below (flag, variable, default, range,
+ * help); {@link #DECLARED} lists all the server reads, for its launcher's flags and for the
+ * embedded server's context init parameters. Why these values: 4 channels give 4 batches in flight,
+ * which with group commit is plenty on 2 cores; 256 events per message keeps a message far below
+ * the broker's frame and message limits while amortising the confirm; a 20,000-write queue is a few
+ * seconds of peak load, after which shedding with 503 beats queueing requests the client has
+ * already given up on. Measured side by side ({@code bench/ceiling.sh 3 15 256}, results/ceiling/):
+ * group commit (about 23 requests per message) served 7.0x the requests of one message per request
+ * with the same 4 channels, and 4.4x one message per request with 64 channels; so group commit
+ * stays the default. 2, 4 and 8 channels, and 16, 32 or 200 HTTP threads, gave the same review rate
+ * within the noise (results/README.md).
  *
  * @param httpPort HTTP port of the embedded server (0: any free port); unused in a WAR
  * @param httpThreads request threads of the embedded server (a WAR uses its connector's); with
@@ -48,26 +53,72 @@ public record ServerSettings(
     int dbPoolSize,
     ReadWaitSettings readWait) {
 
-  public static final String HTTP_THREADS = "ALBUMSTORE_HTTP_THREADS";
-  public static final String PUBLISH_CHANNELS = "ALBUMSTORE_PUBLISH_CHANNELS";
-  public static final String PUBLISH_BATCH_MAX = "ALBUMSTORE_PUBLISH_BATCH_MAX";
-  public static final String PUBLISH_BATCH_BYTES = "ALBUMSTORE_PUBLISH_BATCH_BYTES";
-  public static final String CONFIRM_TIMEOUT_MS = "ALBUMSTORE_CONFIRM_TIMEOUT_MS";
-  public static final String PUBLISH_QUEUE_MAX = "ALBUMSTORE_PUBLISH_QUEUE_MAX";
-  public static final String MAX_IMAGE_BYTES = "ALBUMSTORE_MAX_IMAGE_BYTES";
-  public static final String DB_POOL_SIZE = "ALBUMSTORE_DB_POOL_SIZE";
+  public static final Setting<Integer> HTTP_THREADS =
+      Setting.integer("ALBUMSTORE_HTTP_THREADS", 200, 4, 2000)
+          .withFlag("--http-threads", "N")
+          .withHelp("Request threads of the embedded Tomcat");
 
-  public static final int DEFAULT_HTTP_THREADS = 200;
-  public static final int DEFAULT_PUBLISH_CHANNELS = 4;
-  public static final int DEFAULT_PUBLISH_BATCH_MAX = 256;
-  public static final int DEFAULT_PUBLISH_BATCH_BYTES = 1024 * 1024;
-  public static final int DEFAULT_CONFIRM_TIMEOUT_MS = 5000;
-  public static final int DEFAULT_PUBLISH_QUEUE_MAX = 20_000;
-  public static final int DEFAULT_MAX_IMAGE_BYTES = 10 * 1024 * 1024;
-  public static final int DEFAULT_DB_POOL_SIZE = 8;
+  public static final Setting<Integer> DB_POOL_SIZE =
+      Setting.integer("ALBUMSTORE_DB_POOL_SIZE", 8, 1, 500)
+          .withFlag("--db-pool-size", "N")
+          .withHelp("Read connections");
+
+  public static final Setting<Integer> PUBLISH_CHANNELS =
+      Setting.integer("ALBUMSTORE_PUBLISH_CHANNELS", 4, 1, 64)
+          .withFlag("--publish-channels", "N")
+          .withHelp("Publisher threads, one confirm-mode channel each");
+
+  public static final Setting<Integer> PUBLISH_BATCH_MAX =
+      Setting.integer("ALBUMSTORE_PUBLISH_BATCH_MAX", 256, 1, 10_000)
+          .withFlag("--publish-batch-max", "N")
+          .withHelp("Most writes per broker message, 1 = one message per request");
+
+  public static final Setting<Integer> PUBLISH_BATCH_BYTES =
+      Setting.integer("ALBUMSTORE_PUBLISH_BATCH_BYTES", 1024 * 1024, 1024, 64 * 1024 * 1024)
+          .withFlag("--publish-batch-bytes", "BYTES")
+          .withHelp("Most body bytes per broker message");
+
+  public static final Setting<Integer> CONFIRM_TIMEOUT_MS =
+      Setting.integer("ALBUMSTORE_CONFIRM_TIMEOUT_MS", 5000, 100, 120_000)
+          .withFlag("--confirm-timeout-ms", "MS")
+          .withHelp(
+              "Longest wait for a publisher and for the broker's confirm before a write is"
+                  + " answered 503");
+
+  public static final Setting<Integer> PUBLISH_QUEUE_MAX =
+      Setting.integer("ALBUMSTORE_PUBLISH_QUEUE_MAX", 20_000, 1, 10_000_000)
+          .withFlag("--publish-queue-max", "N")
+          .withHelp("Most writes waiting to be published; beyond, writes get 503 at once");
 
   /** RabbitMQ refuses messages above 16 MiB by default (base64 inflates images by 4/3). */
   public static final int MAX_IMAGE_LIMIT = 12 * 1024 * 1024;
+
+  public static final Setting<Integer> MAX_IMAGE_BYTES =
+      Setting.integer("ALBUMSTORE_MAX_IMAGE_BYTES", 10 * 1024 * 1024, 1, MAX_IMAGE_LIMIT)
+          .withFlag("--max-image-bytes", "BYTES")
+          .withHelp("Largest accepted image; larger is 413");
+
+  /**
+   * Every setting the server reads, in the order of {@code --help}: the launcher's flags, and what
+   * the embedded server hands its web application as context init parameters.
+   */
+  public static final List<Setting<?>> DECLARED =
+      Stream.of(
+              List.<Setting<?>>of(CommonSettings.HTTP_PORT, HTTP_THREADS),
+              CommonSettings.SERVICE,
+              List.<Setting<?>>of(
+                  DB_POOL_SIZE,
+                  PUBLISH_CHANNELS,
+                  PUBLISH_BATCH_MAX,
+                  PUBLISH_BATCH_BYTES,
+                  CONFIRM_TIMEOUT_MS,
+                  PUBLISH_QUEUE_MAX,
+                  MAX_IMAGE_BYTES),
+              ReadWaitSettings.DECLARED,
+              MetricsPort.DECLARED,
+              List.<Setting<?>>of(DrainDelay.DELAY_MS, AlbumStoreListener.BENCH_ENDPOINTS))
+          .flatMap(List::stream)
+          .toList();
 
   public static ServerSettings defaults() {
     return from(Env.of(Map.of()));
@@ -75,31 +126,30 @@ public record ServerSettings(
 
   public static ServerSettings from(Env env) {
     return new ServerSettings(
-        env.getInt(Keys.HTTP_PORT, Defaults.HTTP_PORT, 0, 65535),
-        env.getInt(HTTP_THREADS, DEFAULT_HTTP_THREADS, 4, 2000),
-        env.getInt(PUBLISH_CHANNELS, DEFAULT_PUBLISH_CHANNELS, 1, 64),
-        env.getInt(PUBLISH_BATCH_MAX, DEFAULT_PUBLISH_BATCH_MAX, 1, 10_000),
-        env.getInt(PUBLISH_BATCH_BYTES, DEFAULT_PUBLISH_BATCH_BYTES, 1024, 64 * 1024 * 1024),
-        env.getInt(CONFIRM_TIMEOUT_MS, DEFAULT_CONFIRM_TIMEOUT_MS, 100, 120_000),
-        env.getInt(PUBLISH_QUEUE_MAX, DEFAULT_PUBLISH_QUEUE_MAX, 1, 10_000_000),
-        env.getInt(MAX_IMAGE_BYTES, DEFAULT_MAX_IMAGE_BYTES, 1, MAX_IMAGE_LIMIT),
-        env.getInt(DB_POOL_SIZE, DEFAULT_DB_POOL_SIZE, 1, 500),
+        CommonSettings.HTTP_PORT.read(env),
+        HTTP_THREADS.read(env),
+        PUBLISH_CHANNELS.read(env),
+        PUBLISH_BATCH_MAX.read(env),
+        PUBLISH_BATCH_BYTES.read(env),
+        CONFIRM_TIMEOUT_MS.read(env),
+        PUBLISH_QUEUE_MAX.read(env),
+        MAX_IMAGE_BYTES.read(env),
+        DB_POOL_SIZE.read(env),
         ReadWaitSettings.from(env));
   }
 
-  /** These settings as {@code ALBUMSTORE_*} values, e.g. to pass them as context parameters. */
-  public Map<String, String> asEnvMap() {
+  /**
+   * Every server setting's value in {@code env} (or its default), as {@code ALBUMSTORE_*} text:
+   * what the embedded server passes its web application, so that the environment of its JVM cannot
+   * change what was resolved.
+   *
+   * @throws IllegalArgumentException naming the variable when a value does not parse
+   */
+  public static Map<String, String> resolve(Env env) {
     Map<String, String> m = new LinkedHashMap<>();
-    m.put(Keys.HTTP_PORT, Integer.toString(httpPort));
-    m.put(HTTP_THREADS, Integer.toString(httpThreads));
-    m.put(PUBLISH_CHANNELS, Integer.toString(publishChannels));
-    m.put(PUBLISH_BATCH_MAX, Integer.toString(publishBatchMax));
-    m.put(PUBLISH_BATCH_BYTES, Integer.toString(publishBatchBytes));
-    m.put(CONFIRM_TIMEOUT_MS, Integer.toString(confirmTimeoutMs));
-    m.put(PUBLISH_QUEUE_MAX, Integer.toString(publishQueueMax));
-    m.put(MAX_IMAGE_BYTES, Integer.toString(maxImageBytes));
-    m.put(DB_POOL_SIZE, Integer.toString(dbPoolSize));
-    m.putAll(readWait.asEnvMap());
+    for (Setting<?> s : DECLARED) {
+      m.put(s.variable(), s.readText(env));
+    }
     return m;
   }
 }

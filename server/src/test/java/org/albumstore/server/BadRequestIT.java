@@ -7,8 +7,8 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.stream.Stream;
 import org.albumstore.common.config.AmqpSettings;
+import org.albumstore.common.config.CommonSettings;
 import org.albumstore.common.config.Env;
-import org.albumstore.common.config.Keys;
 import org.albumstore.common.testing.TestServices;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -37,8 +37,8 @@ class BadRequestIT {
   void start() {
     amqp = TestServices.amqp("server.badRequests");
     Map<String, String> env = new HashMap<>(TestServices.overrides(amqp, TestServices.database()));
-    env.put(Keys.HTTP_PORT, "0");
-    env.put(ServerSettings.MAX_IMAGE_BYTES, Integer.toString(MAX_IMAGE));
+    env.put(CommonSettings.HTTP_PORT.variable(), "0");
+    env.put(ServerSettings.MAX_IMAGE_BYTES.variable(), Integer.toString(MAX_IMAGE));
     server = AlbumStoreServer.start(Env.system().withOverrides(env));
     api = new Api(server.baseUrl());
   }

@@ -9,8 +9,8 @@ import java.net.http.HttpResponse;
 import java.util.HashMap;
 import java.util.Map;
 import org.albumstore.common.config.AmqpSettings;
+import org.albumstore.common.config.CommonSettings;
 import org.albumstore.common.config.Env;
-import org.albumstore.common.config.Keys;
 import org.albumstore.common.testing.TestServices;
 import org.junit.jupiter.api.Test;
 
@@ -54,9 +54,9 @@ class BenchEndpointIT {
 
   private static AlbumStoreServer start(AmqpSettings amqp, String bench) {
     Map<String, String> env = new HashMap<>(TestServices.overrides(amqp, TestServices.database()));
-    env.put(Keys.HTTP_PORT, "0");
+    env.put(CommonSettings.HTTP_PORT.variable(), "0");
     if (bench != null) {
-      env.put(AlbumStoreListener.BENCH_ENDPOINTS, bench);
+      env.put(AlbumStoreListener.BENCH_ENDPOINTS.variable(), bench);
     }
     return AlbumStoreServer.start(Env.system().withOverrides(env));
   }

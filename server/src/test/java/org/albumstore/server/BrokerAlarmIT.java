@@ -18,8 +18,8 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.albumstore.common.config.AmqpSettings;
+import org.albumstore.common.config.CommonSettings;
 import org.albumstore.common.config.Env;
-import org.albumstore.common.config.Keys;
 import org.albumstore.common.event.Review;
 import org.albumstore.common.event.WriteBatch;
 import org.albumstore.common.testing.ExternalTools;
@@ -83,7 +83,9 @@ class BrokerAlarmIT {
             "server.alarm." + UUID.randomUUID().toString().substring(0, 8),
             AmqpSettings.QueueType.CLASSIC);
     Map<String, String> env = new HashMap<>(TestServices.overrides(amqp, TestServices.database()));
-    env.put(Keys.HTTP_PORT, "0"); // the default confirm timeout (5 s): what the alarm used to cost
+    env.put(
+        CommonSettings.HTTP_PORT.variable(),
+        "0"); // the default confirm timeout (5 s): what the alarm used to cost
     ConcurrentLinkedQueue<String> ok = new ConcurrentLinkedQueue<>();
     try (AlbumStoreServer server = AlbumStoreServer.start(Env.system().withOverrides(env))) {
       Api api = new Api(server.baseUrl());

@@ -9,8 +9,8 @@ import java.util.Map;
 import org.albumstore.common.amqp.AmqpConnections;
 import org.albumstore.common.amqp.Topology;
 import org.albumstore.common.config.AmqpSettings;
+import org.albumstore.common.config.CommonSettings;
 import org.albumstore.common.config.Env;
-import org.albumstore.common.config.Keys;
 import org.albumstore.common.testing.TestServices;
 import org.junit.jupiter.api.Test;
 
@@ -23,7 +23,7 @@ class BrokerFailureIT {
   void anUnreachableBrokerAnswersWrites503AndHealthSaysWhich() throws Exception {
     AmqpSettings nowhere = TestServices.amqp("server.noBroker"); // never declared: no broker
     Map<String, String> env = env(nowhere);
-    env.put(Keys.AMQP_URI, "amqp://guest:guest@127.0.0.1:1/%2F");
+    env.put(CommonSettings.AMQP_URI.variable(), "amqp://guest:guest@127.0.0.1:1/%2F");
     try (AlbumStoreServer server = AlbumStoreServer.start(Env.system().withOverrides(env))) {
       Api api = new Api(server.baseUrl());
       assertUnavailable(api.post("/review/like/1"));
@@ -106,8 +106,8 @@ class BrokerFailureIT {
 
   private static Map<String, String> env(AmqpSettings amqp) {
     Map<String, String> env = new HashMap<>(TestServices.overrides(amqp, TestServices.database()));
-    env.put(Keys.HTTP_PORT, "0");
-    env.put(ServerSettings.CONFIRM_TIMEOUT_MS, "2000");
+    env.put(CommonSettings.HTTP_PORT.variable(), "0");
+    env.put(ServerSettings.CONFIRM_TIMEOUT_MS.variable(), "2000");
     return env;
   }
 }

@@ -12,8 +12,8 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.albumstore.common.config.AmqpSettings;
+import org.albumstore.common.config.CommonSettings;
 import org.albumstore.common.config.Env;
-import org.albumstore.common.config.Keys;
 import org.albumstore.common.testing.TestServices;
 import org.junit.jupiter.api.Test;
 
@@ -30,7 +30,7 @@ class GracefulStopIT {
   void aDrainingServerFailsItsReadinessCheckButStillAcknowledgesWrites() throws Exception {
     AmqpSettings amqp = TestServices.amqp("server.drain");
     Map<String, String> env = new HashMap<>(TestServices.overrides(amqp, TestServices.database()));
-    env.put(Keys.HTTP_PORT, "0");
+    env.put(CommonSettings.HTTP_PORT.variable(), "0");
     try (AlbumStoreServer server = AlbumStoreServer.start(Env.system().withOverrides(env))) {
       assertThat(get(server.baseUrl() + "/health").statusCode()).isEqualTo(200);
       HttpResponse<String> live = get(server.baseUrl() + "/health/live");

@@ -8,8 +8,8 @@ import java.time.Instant;
 import java.util.HashMap;
 import java.util.Map;
 import org.albumstore.common.config.AmqpSettings;
+import org.albumstore.common.config.CommonSettings;
 import org.albumstore.common.config.Env;
-import org.albumstore.common.config.Keys;
 import org.albumstore.common.testing.Scrapes;
 import org.albumstore.common.testing.TestServices;
 import org.junit.jupiter.api.AfterEach;
@@ -38,7 +38,7 @@ class MetricsIT {
   void start() {
     amqp = TestServices.amqp("server.metrics");
     Map<String, String> env = new HashMap<>(TestServices.overrides(amqp, TestServices.database()));
-    env.put(Keys.HTTP_PORT, "0");
+    env.put(CommonSettings.HTTP_PORT.variable(), "0");
     server = AlbumStoreServer.start(Env.system().withOverrides(env));
     api = new Api(server.baseUrl());
   }
@@ -81,11 +81,11 @@ class MetricsIT {
       assertThat(Scrapes.sum(text, STAGE, Map.of("stage", stage))).as(stage).isZero();
     }
     assertThat(Scrapes.sum(text, "albumstore_publish_channels", Map.of()))
-        .isEqualTo(ServerSettings.DEFAULT_PUBLISH_CHANNELS);
+        .isEqualTo(ServerSettings.PUBLISH_CHANNELS.defaultValue());
     assertThat(
             Scrapes.sum(
                 text, "hikaricp_connections_max", Map.of("pool", "albumstore-server-reads")))
-        .isEqualTo(ServerSettings.DEFAULT_DB_POOL_SIZE);
+        .isEqualTo(ServerSettings.DB_POOL_SIZE.defaultValue());
   }
 
   @Test

@@ -6,8 +6,8 @@ import java.net.URI;
 import java.util.HashMap;
 import java.util.Map;
 import org.albumstore.common.config.AmqpSettings;
+import org.albumstore.common.config.CommonSettings;
 import org.albumstore.common.config.Env;
-import org.albumstore.common.config.Keys;
 import org.albumstore.common.testing.Scrapes;
 import org.albumstore.common.testing.TestServices;
 import org.albumstore.server.metrics.MetricsPort;
@@ -27,7 +27,7 @@ class MetricsPortIT {
   private AlbumStoreServer start(Map<String, String> settings) {
     amqp = TestServices.amqp("server.metrics-port");
     Map<String, String> env = new HashMap<>(TestServices.overrides(amqp, TestServices.database()));
-    env.put(Keys.HTTP_PORT, "0");
+    env.put(CommonSettings.HTTP_PORT.variable(), "0");
     env.putAll(settings);
     server = AlbumStoreServer.start(Env.system().withOverrides(env));
     return server;
@@ -52,7 +52,7 @@ class MetricsPortIT {
 
   @Test
   void withAManagementPortOnlyThatPortServesThemAndTheApiPortAnswers404() throws Exception {
-    start(Map.of(MetricsPort.PORT, "0"));
+    start(Map.of(MetricsPort.PORT.variable(), "0"));
     URI metrics = URI.create(server.metricsUrl());
     assertThat(metrics.getHost()).as("bound to loopback by default").isEqualTo("127.0.0.1");
     assertThat(metrics.getPort()).isPositive().isNotEqualTo(server.port());

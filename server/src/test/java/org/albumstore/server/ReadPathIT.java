@@ -9,8 +9,8 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.UUID;
 import org.albumstore.common.config.AmqpSettings;
+import org.albumstore.common.config.CommonSettings;
 import org.albumstore.common.config.Env;
-import org.albumstore.common.config.Keys;
 import org.albumstore.common.db.Databases;
 import org.albumstore.common.testing.TestServices;
 import org.junit.jupiter.api.AfterAll;
@@ -31,7 +31,7 @@ class ReadPathIT {
   void start() {
     amqp = TestServices.amqp("server.reads");
     Map<String, String> env = new HashMap<>(TestServices.overrides(amqp, TestServices.database()));
-    env.put(Keys.HTTP_PORT, "0");
+    env.put(CommonSettings.HTTP_PORT.variable(), "0");
     server = AlbumStoreServer.start(Env.system().withOverrides(env));
     api = new Api(server.baseUrl());
     db = Databases.pool(TestServices.database(), "it-reads", 1);
@@ -111,8 +111,10 @@ class ReadPathIT {
   void anUnreachableDatabaseIs503WithAMsgAndHealthSaysWhich() throws Exception {
     AmqpSettings own = TestServices.amqp("server.noDatabase");
     Map<String, String> env = new HashMap<>(TestServices.overrides(own, TestServices.database()));
-    env.put(Keys.HTTP_PORT, "0");
-    env.put(Keys.JDBC_URL, "jdbc:postgresql://127.0.0.1:1/nowhere?connectTimeout=1");
+    env.put(CommonSettings.HTTP_PORT.variable(), "0");
+    env.put(
+        CommonSettings.JDBC_URL.variable(),
+        "jdbc:postgresql://127.0.0.1:1/nowhere?connectTimeout=1");
     try (AlbumStoreServer noDb = AlbumStoreServer.start(Env.system().withOverrides(env))) {
       Api other = new Api(noDb.baseUrl());
       Api.Reply r = other.get("/review/" + run + "-x");

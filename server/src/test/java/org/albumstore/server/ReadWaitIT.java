@@ -20,8 +20,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import org.albumstore.common.config.AmqpSettings;
+import org.albumstore.common.config.CommonSettings;
 import org.albumstore.common.config.Env;
-import org.albumstore.common.config.Keys;
 import org.albumstore.common.db.Databases;
 import org.albumstore.common.event.Identifiers;
 import org.albumstore.common.event.RandomUuids;
@@ -61,10 +61,10 @@ class ReadWaitIT {
   void start() {
     amqp = TestServices.amqp("server.readWait");
     Map<String, String> env = new HashMap<>(TestServices.overrides(amqp, TestServices.database()));
-    env.put(Keys.HTTP_PORT, "0");
-    env.put(ServerSettings.HTTP_THREADS, Integer.toString(HTTP_THREADS));
-    env.put(ReadWaitSettings.MAX_WAIT_MS, Integer.toString(MAX_WAIT_MS));
-    env.put(ReadWaitSettings.MAX_WAITERS, Integer.toString(MAX_WAITERS));
+    env.put(CommonSettings.HTTP_PORT.variable(), "0");
+    env.put(ServerSettings.HTTP_THREADS.variable(), Integer.toString(HTTP_THREADS));
+    env.put(ReadWaitSettings.MAX_WAIT_MS.variable(), Integer.toString(MAX_WAIT_MS));
+    env.put(ReadWaitSettings.MAX_WAITERS.variable(), Integer.toString(MAX_WAITERS));
     server = AlbumStoreServer.start(Env.system().withOverrides(env));
     db = Databases.pool(TestServices.database(), "it-read-wait", 2);
   }
@@ -184,10 +184,13 @@ class ReadWaitIT {
     String jdbc = TestServices.database().jdbcUrl();
     URI pg = URI.create(jdbc.substring("jdbc:".length()));
     Map<String, String> env = new HashMap<>(TestServices.overrides(own, TestServices.database()));
-    env.put(Keys.HTTP_PORT, "0");
-    env.put(ReadWaitSettings.MAX_WAIT_MS, "20000"); // a 404 from the bound cannot come first
+    env.put(CommonSettings.HTTP_PORT.variable(), "0");
+    env.put(
+        ReadWaitSettings.MAX_WAIT_MS.variable(), "20000"); // a 404 from the bound cannot come first
     try (TcpProxy proxy = TcpProxy.start(pg.getHost(), pg.getPort())) {
-      env.put(Keys.JDBC_URL, jdbc.replace(":" + pg.getPort() + "/", ":" + proxy.port() + "/"));
+      env.put(
+          CommonSettings.JDBC_URL.variable(),
+          jdbc.replace(":" + pg.getPort() + "/", ":" + proxy.port() + "/"));
       try (AlbumStoreServer viaProxy = AlbumStoreServer.start(Env.system().withOverrides(env))) {
         String id = Identifiers.newAlbumId();
         CompletableFuture<HttpResponse<String>> waiting =

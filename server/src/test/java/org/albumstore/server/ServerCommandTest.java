@@ -3,8 +3,7 @@ package org.albumstore.server;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.Map;
-import org.albumstore.common.config.Defaults;
-import org.albumstore.common.config.Keys;
+import org.albumstore.common.config.CommonSettings;
 import org.albumstore.server.metrics.MetricsPort;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
@@ -27,7 +26,7 @@ class ServerCommandTest {
   @Test
   void theHelpShowsTheRealBrokerDefault() {
     String usage = new CommandLine(new ServerCommand()).getUsageMessage().replaceAll("\\s+", "");
-    assertThat(usage).contains(Defaults.AMQP_URI);
+    assertThat(usage).contains(CommonSettings.AMQP_URI.defaultValue());
   }
 
   @Test
@@ -39,10 +38,10 @@ class ServerCommandTest {
     assertThat(cmd.overrides())
         .isEqualTo(
             Map.of(
-                Keys.HTTP_PORT, "0",
-                Keys.QUEUE, "q1",
-                ServerSettings.PUBLISH_BATCH_MAX, "1",
-                Keys.DB_PASSWORD, "pw"));
+                CommonSettings.HTTP_PORT.variable(), "0",
+                CommonSettings.QUEUE.variable(), "q1",
+                ServerSettings.PUBLISH_BATCH_MAX.variable(), "1",
+                CommonSettings.DB_PASSWORD.variable(), "pw"));
     ServerCommand none = new ServerCommand();
     new CommandLine(none).parseArgs();
     assertThat(none.overrides()).isEmpty();
@@ -53,6 +52,7 @@ class ServerCommandTest {
     ServerCommand cmd = new ServerCommand();
     new CommandLine(cmd).parseArgs("--metrics-port", "9090", "--metrics-address", "0.0.0.0");
     assertThat(cmd.overrides())
-        .isEqualTo(Map.of(MetricsPort.PORT, "9090", MetricsPort.ADDRESS, "0.0.0.0"));
+        .isEqualTo(
+            Map.of(MetricsPort.PORT.variable(), "9090", MetricsPort.ADDRESS.variable(), "0.0.0.0"));
   }
 }

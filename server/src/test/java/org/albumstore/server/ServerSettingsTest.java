@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.Map;
+import org.albumstore.common.config.CommonSettings;
 import org.albumstore.common.config.Env;
-import org.albumstore.common.config.Keys;
 import org.albumstore.server.read.ReadWaitSettings;
 import org.junit.jupiter.api.Test;
 
@@ -33,42 +33,51 @@ class ServerSettingsTest {
   void everySettingIsReadFromItsVariableAndRoundTripsThroughTheMap() {
     Map<String, String> env =
         Map.ofEntries(
-            Map.entry(Keys.HTTP_PORT, "0"),
-            Map.entry(ServerSettings.HTTP_THREADS, "16"),
-            Map.entry(ServerSettings.PUBLISH_CHANNELS, "2"),
-            Map.entry(ServerSettings.PUBLISH_BATCH_MAX, "1"),
-            Map.entry(ServerSettings.PUBLISH_BATCH_BYTES, "65536"),
-            Map.entry(ServerSettings.CONFIRM_TIMEOUT_MS, "750"),
-            Map.entry(ServerSettings.PUBLISH_QUEUE_MAX, "10"),
-            Map.entry(ServerSettings.MAX_IMAGE_BYTES, "1000"),
-            Map.entry(ServerSettings.DB_POOL_SIZE, "3"),
-            Map.entry(ReadWaitSettings.MAX_WAIT_MS, "300"),
-            Map.entry(ReadWaitSettings.WINDOW_MS, "2000"),
-            Map.entry(ReadWaitSettings.CLOCK_SKEW_MS, "0"),
-            Map.entry(ReadWaitSettings.MAX_WAITERS, "7"),
-            Map.entry(ReadWaitSettings.POLL_INTERVAL_MS, "20"));
+            Map.entry(CommonSettings.HTTP_PORT.variable(), "0"),
+            Map.entry(ServerSettings.HTTP_THREADS.variable(), "16"),
+            Map.entry(ServerSettings.PUBLISH_CHANNELS.variable(), "2"),
+            Map.entry(ServerSettings.PUBLISH_BATCH_MAX.variable(), "1"),
+            Map.entry(ServerSettings.PUBLISH_BATCH_BYTES.variable(), "65536"),
+            Map.entry(ServerSettings.CONFIRM_TIMEOUT_MS.variable(), "750"),
+            Map.entry(ServerSettings.PUBLISH_QUEUE_MAX.variable(), "10"),
+            Map.entry(ServerSettings.MAX_IMAGE_BYTES.variable(), "1000"),
+            Map.entry(ServerSettings.DB_POOL_SIZE.variable(), "3"),
+            Map.entry(ReadWaitSettings.MAX_WAIT_MS.variable(), "300"),
+            Map.entry(ReadWaitSettings.WINDOW_MS.variable(), "2000"),
+            Map.entry(ReadWaitSettings.CLOCK_SKEW_MS.variable(), "0"),
+            Map.entry(ReadWaitSettings.MAX_WAITERS.variable(), "7"),
+            Map.entry(ReadWaitSettings.POLL_INTERVAL_MS.variable(), "20"));
     ServerSettings s = ServerSettings.from(Env.of(env));
     assertThat(s)
         .isEqualTo(
             new ServerSettings(
                 0, 16, 2, 1, 65536, 750, 10, 1000, 3, new ReadWaitSettings(300, 2000, 0, 7, 20)));
-    assertThat(s.asEnvMap()).isEqualTo(env);
-    assertThat(ServerSettings.from(Env.of(s.asEnvMap()))).isEqualTo(s);
+    Map<String, String> resolved = ServerSettings.resolve(Env.of(env));
+    assertThat(resolved).containsAllEntriesOf(env);
+    assertThat(ServerSettings.from(Env.of(resolved))).isEqualTo(s);
   }
 
   @Test
   void aBadValueIsAnErrorNamingTheVariable() {
     assertThatThrownBy(
-            () -> ServerSettings.from(Env.of(Map.of(ServerSettings.PUBLISH_CHANNELS, "0"))))
-        .hasMessageContaining(ServerSettings.PUBLISH_CHANNELS);
+            () ->
+                ServerSettings.from(
+                    Env.of(Map.of(ServerSettings.PUBLISH_CHANNELS.variable(), "0"))))
+        .hasMessageContaining(ServerSettings.PUBLISH_CHANNELS.variable());
     assertThatThrownBy(
-            () -> ServerSettings.from(Env.of(Map.of(ServerSettings.CONFIRM_TIMEOUT_MS, "soon"))))
-        .hasMessageContaining(ServerSettings.CONFIRM_TIMEOUT_MS);
+            () ->
+                ServerSettings.from(
+                    Env.of(Map.of(ServerSettings.CONFIRM_TIMEOUT_MS.variable(), "soon"))))
+        .hasMessageContaining(ServerSettings.CONFIRM_TIMEOUT_MS.variable());
     assertThatThrownBy(
-            () -> ServerSettings.from(Env.of(Map.of(ServerSettings.MAX_IMAGE_BYTES, "999999999"))))
-        .hasMessageContaining(ServerSettings.MAX_IMAGE_BYTES);
+            () ->
+                ServerSettings.from(
+                    Env.of(Map.of(ServerSettings.MAX_IMAGE_BYTES.variable(), "999999999"))))
+        .hasMessageContaining(ServerSettings.MAX_IMAGE_BYTES.variable());
     assertThatThrownBy(
-            () -> ServerSettings.from(Env.of(Map.of(ReadWaitSettings.POLL_INTERVAL_MS, "0"))))
-        .hasMessageContaining(ReadWaitSettings.POLL_INTERVAL_MS);
+            () ->
+                ServerSettings.from(
+                    Env.of(Map.of(ReadWaitSettings.POLL_INTERVAL_MS.variable(), "0"))))
+        .hasMessageContaining(ReadWaitSettings.POLL_INTERVAL_MS.variable());
   }
 }

@@ -20,9 +20,9 @@ import java.util.logging.LogRecord;
 import java.util.logging.Logger;
 import java.util.stream.Stream;
 import org.albumstore.common.config.AmqpSettings;
+import org.albumstore.common.config.CommonSettings;
 import org.albumstore.common.config.DatabaseSettings;
 import org.albumstore.common.config.Env;
-import org.albumstore.common.config.Keys;
 import org.albumstore.common.testing.TestServices;
 import org.apache.catalina.LifecycleState;
 import org.apache.catalina.connector.Connector;
@@ -53,7 +53,7 @@ class StopLeakIT {
     try (LeakWarnings warnings = new LeakWarnings()) {
       Map<String, String> env =
           new HashMap<>(TestServices.overrides(amqp, TestServices.database()));
-      env.put(Keys.HTTP_PORT, "0");
+      env.put(CommonSettings.HTTP_PORT.variable(), "0");
       try (AlbumStoreServer server = AlbumStoreServer.start(Env.system().withOverrides(env))) {
         // The read pool holds connections (and so has threads to stop) once the database is UP.
         assertThat(new Api(server.baseUrl()).get("/health").json()).containsEntry("status", "UP");

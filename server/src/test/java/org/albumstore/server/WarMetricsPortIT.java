@@ -45,7 +45,7 @@ class WarMetricsPortIT {
       // As WarDeploymentIT: context parameters stand in for Tomcat's environment.
       TestServices.overrides(amqp, TestServices.database()).forEach(ctx::addParameter);
       tomcat.init(); // binds both connectors, so the free port is known before the application
-      ctx.addParameter(MetricsPort.PORT, Integer.toString(management.getLocalPort()));
+      ctx.addParameter(MetricsPort.PORT.variable(), Integer.toString(management.getLocalPort()));
       tomcat.start();
       assertThat(ctx.getState()).isEqualTo(LifecycleState.STARTED);
 

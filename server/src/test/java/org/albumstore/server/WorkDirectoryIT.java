@@ -11,8 +11,8 @@ import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
 import org.albumstore.common.config.AmqpSettings;
+import org.albumstore.common.config.CommonSettings;
 import org.albumstore.common.config.Env;
-import org.albumstore.common.config.Keys;
 import org.albumstore.common.testing.TestServices;
 import org.junit.jupiter.api.Test;
 
@@ -30,7 +30,7 @@ class WorkDirectoryIT {
     try {
       Map<String, String> env =
           new HashMap<>(TestServices.overrides(amqp, TestServices.database()));
-      env.put(Keys.HTTP_PORT, "0");
+      env.put(CommonSettings.HTTP_PORT.variable(), "0");
       Set<Path> before = workDirectories();
       Set<Path> seen = new HashSet<>();
       for (int i = 0; i < 3; i++) {

@@ -14,8 +14,8 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.albumstore.common.config.AmqpSettings;
+import org.albumstore.common.config.CommonSettings;
 import org.albumstore.common.config.Env;
-import org.albumstore.common.config.Keys;
 import org.albumstore.common.event.AlbumProfile;
 import org.albumstore.common.event.Identifiers;
 import org.albumstore.common.event.NewAlbum;
@@ -41,7 +41,7 @@ class WritePathIT {
     amqp = TestServices.amqp("server." + test.getTestMethod().orElseThrow().getName());
     Map<String, String> env =
         new java.util.HashMap<>(TestServices.overrides(amqp, TestServices.database()));
-    env.put(Keys.HTTP_PORT, "0");
+    env.put(CommonSettings.HTTP_PORT.variable(), "0");
     server = AlbumStoreServer.start(Env.system().withOverrides(env));
     api = new Api(server.baseUrl());
   }

@@ -2,8 +2,10 @@ package org.albumstore.common.config;
 
 import com.rabbitmq.client.Address;
 import java.net.URI;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -38,7 +40,7 @@ public record AmqpSettings(
         return valueOf(s.trim().toUpperCase(Locale.ROOT));
       } catch (IllegalArgumentException e) {
         throw new IllegalArgumentException(
-            Keys.QUEUE_TYPE + " must be classic or quorum, was '" + s + "'");
+            CommonSettings.QUEUE_TYPE.variable() + " must be classic or quorum, was '" + s + "'");
       }
     }
 
@@ -49,7 +51,12 @@ public record AmqpSettings(
 
   /** Settings that reach the broker at the URI's own host and port. */
   public AmqpSettings(String uri, String queue, QueueType queueType) {
-    this(uri, Defaults.AMQP_ADDRESSES, queue, queueType, Defaults.QUORUM_GROUP_SIZE);
+    this(
+        uri,
+        CommonSettings.AMQP_ADDRESSES.defaultValue(),
+        queue,
+        queueType,
+        CommonSettings.QUORUM_GROUP_SIZE.defaultValue());
   }
 
   public AmqpSettings {
@@ -60,13 +67,18 @@ public record AmqpSettings(
     String scheme = URI.create(uri).getScheme();
     if (!"amqp".equals(scheme) && !"amqps".equals(scheme)) {
       throw new IllegalArgumentException(
-          Keys.AMQP_URI + " must start with amqp:// or amqps://, was '" + redact(uri) + "'");
+          CommonSettings.AMQP_URI.variable()
+              + " must start with amqp:// or amqps://, was '"
+              + redact(uri)
+              + "'");
     }
     if (queue.isBlank() || queue.length() > 200) {
-      throw new IllegalArgumentException(Keys.QUEUE + " must be 1 to 200 characters");
+      throw new IllegalArgumentException(
+          CommonSettings.QUEUE.variable() + " must be 1 to 200 characters");
     }
     if (quorumGroupSize < 0 || quorumGroupSize > 99) {
-      throw new IllegalArgumentException(Keys.QUORUM_GROUP_SIZE + " must be 0 to 99");
+      throw new IllegalArgumentException(
+          CommonSettings.QUORUM_GROUP_SIZE.variable() + " must be 0 to 99");
     }
     addresses = addresses.strip();
     parseAddresses(addresses); // fails early, naming the setting
@@ -74,11 +86,22 @@ public record AmqpSettings(
 
   public static AmqpSettings from(Env env) {
     return new AmqpSettings(
-        env.get(Keys.AMQP_URI, Defaults.AMQP_URI),
-        env.get(Keys.AMQP_ADDRESSES, Defaults.AMQP_ADDRESSES),
-        env.get(Keys.QUEUE, Defaults.QUEUE),
-        QueueType.parse(env.get(Keys.QUEUE_TYPE, Defaults.QUEUE_TYPE)),
-        env.getInt(Keys.QUORUM_GROUP_SIZE, Defaults.QUORUM_GROUP_SIZE, 0, 99));
+        CommonSettings.AMQP_URI.read(env),
+        CommonSettings.AMQP_ADDRESSES.read(env),
+        CommonSettings.QUEUE.read(env),
+        QueueType.parse(CommonSettings.QUEUE_TYPE.read(env)),
+        CommonSettings.QUORUM_GROUP_SIZE.read(env));
+  }
+
+  /** These settings as {@code ALBUMSTORE_*} values, for a process or a context to read back. */
+  public Map<String, String> asVariables() {
+    Map<String, String> m = new LinkedHashMap<>();
+    m.put(CommonSettings.AMQP_URI.variable(), uri);
+    m.put(CommonSettings.AMQP_ADDRESSES.variable(), addresses);
+    m.put(CommonSettings.QUEUE.variable(), queue);
+    m.put(CommonSettings.QUEUE_TYPE.variable(), queueType.wireName());
+    m.put(CommonSettings.QUORUM_GROUP_SIZE.variable(), Integer.toString(quorumGroupSize));
+    return m;
   }
 
   public AmqpSettings withQueue(String otherQueue) {
@@ -117,7 +140,7 @@ public record AmqpSettings(
       return parsed;
     } catch (RuntimeException e) {
       throw new IllegalArgumentException(
-          Keys.AMQP_ADDRESSES
+          CommonSettings.AMQP_ADDRESSES.variable()
               + " must be comma-separated host:port entries, was '"
               + list
               + "' ("

@@ -1,5 +1,7 @@
 package org.albumstore.common.config;
 
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -14,15 +16,27 @@ public record DatabaseSettings(String jdbcUrl, String user, String password) {
     Objects.requireNonNull(password, "password");
     if (!jdbcUrl.startsWith("jdbc:postgresql:")) {
       throw new IllegalArgumentException(
-          Keys.JDBC_URL + " must start with jdbc:postgresql:, was '" + jdbcUrl + "'");
+          CommonSettings.JDBC_URL.variable()
+              + " must start with jdbc:postgresql:, was '"
+              + jdbcUrl
+              + "'");
     }
   }
 
   public static DatabaseSettings from(Env env) {
     return new DatabaseSettings(
-        env.get(Keys.JDBC_URL, Defaults.JDBC_URL),
-        env.get(Keys.DB_USER, Defaults.DB_USER),
-        env.get(Keys.DB_PASSWORD, Defaults.DB_PASSWORD));
+        CommonSettings.JDBC_URL.read(env),
+        CommonSettings.DB_USER.read(env),
+        CommonSettings.DB_PASSWORD.read(env));
+  }
+
+  /** These settings as {@code ALBUMSTORE_*} values, for a process or a context to read back. */
+  public Map<String, String> asVariables() {
+    Map<String, String> m = new LinkedHashMap<>();
+    m.put(CommonSettings.JDBC_URL.variable(), jdbcUrl);
+    m.put(CommonSettings.DB_USER.variable(), user);
+    m.put(CommonSettings.DB_PASSWORD.variable(), password);
+    return m;
   }
 
   /** Never prints the password. */

@@ -11,15 +11,22 @@ class AmqpSettingsTest {
 
   @Test
   void withoutAddressesTheUrisHostAndPortAreTheOnlyAddress() {
-    AmqpSettings s = AmqpSettings.from(Env.of(Map.of(Keys.AMQP_URI, "amqp://u:p@mq.local:5673/v")));
+    AmqpSettings s =
+        AmqpSettings.from(
+            Env.of(Map.of(CommonSettings.AMQP_URI.variable(), "amqp://u:p@mq.local:5673/v")));
     assertThat(s.addressList()).containsExactly(new Address("mq.local", 5673));
   }
 
   @Test
   void withoutPortTheSchemesDefaultPortIsUsed() {
-    assertThat(AmqpSettings.from(Env.of(Map.of(Keys.AMQP_URI, "amqps://u:p@mq/v"))).addressList())
+    assertThat(
+            AmqpSettings.from(
+                    Env.of(Map.of(CommonSettings.AMQP_URI.variable(), "amqps://u:p@mq/v")))
+                .addressList())
         .containsExactly(new Address("mq", 5671));
-    assertThat(AmqpSettings.from(Env.of(Map.of(Keys.AMQP_URI, "amqp://u:p@mq/v"))).addressList())
+    assertThat(
+            AmqpSettings.from(Env.of(Map.of(CommonSettings.AMQP_URI.variable(), "amqp://u:p@mq/v")))
+                .addressList())
         .containsExactly(new Address("mq", 5672));
   }
 
@@ -29,9 +36,9 @@ class AmqpSettingsTest {
         AmqpSettings.from(
             Env.of(
                 Map.of(
-                    Keys.AMQP_URI,
+                    CommonSettings.AMQP_URI.variable(),
                     "amqp://u:secret@127.0.0.1:5672/%2F",
-                    Keys.AMQP_ADDRESSES,
+                    CommonSettings.AMQP_ADDRESSES.variable(),
                     " 127.0.0.1:5701, 127.0.0.1:5702,127.0.0.1:5703 ")));
     assertThat(s.addressList())
         .containsExactly(
@@ -48,9 +55,12 @@ class AmqpSettingsTest {
     assertThatThrownBy(
             () ->
                 AmqpSettings.from(
-                    Env.of(Map.of(Keys.AMQP_ADDRESSES, "127.0.0.1:5701,127.0.0.1:port"))))
+                    Env.of(
+                        Map.of(
+                            CommonSettings.AMQP_ADDRESSES.variable(),
+                            "127.0.0.1:5701,127.0.0.1:port"))))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining(Keys.AMQP_ADDRESSES)
+        .hasMessageContaining(CommonSettings.AMQP_ADDRESSES.variable())
         .hasMessageContaining("127.0.0.1:port");
   }
 }

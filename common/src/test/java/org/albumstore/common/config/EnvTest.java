@@ -50,9 +50,10 @@ class EnvTest {
         AmqpSettings.from(
             Env.of(
                 Map.of(
-                    Keys.AMQP_URI, "amqps://user:s3cret@b-1.mq.example:5671/%2F",
-                    Keys.QUEUE, "q1",
-                    Keys.QUEUE_TYPE, "quorum")));
+                    CommonSettings.AMQP_URI.variable(),
+                        "amqps://user:s3cret@b-1.mq.example:5671/%2F",
+                    CommonSettings.QUEUE.variable(), "q1",
+                    CommonSettings.QUEUE_TYPE.variable(), "quorum")));
     assertThat(s.tls()).isTrue();
     assertThat(s.queueType()).isEqualTo(AmqpSettings.QueueType.QUORUM);
     assertThat(s.deadLetterQueue()).isEqualTo("q1.dlq");
@@ -62,24 +63,29 @@ class EnvTest {
   @Test
   void amqpDefaultsPointAtLocalBroker() {
     AmqpSettings s = AmqpSettings.from(Env.of(Map.of()));
-    assertThat(s.uri()).isEqualTo(Defaults.AMQP_URI);
+    assertThat(s.uri()).isEqualTo(CommonSettings.AMQP_URI.defaultValue());
     assertThat(s.queueType()).isEqualTo(AmqpSettings.QueueType.CLASSIC);
   }
 
   @Test
   void wrongSchemeAndQueueTypeAreRejected() {
-    assertThatThrownBy(() -> AmqpSettings.from(Env.of(Map.of(Keys.AMQP_URI, "http://x:y@host/"))))
+    assertThatThrownBy(
+            () ->
+                AmqpSettings.from(
+                    Env.of(Map.of(CommonSettings.AMQP_URI.variable(), "http://x:y@host/"))))
         .hasMessageContaining("amqp://")
         .hasMessageNotContaining(":y@");
-    assertThatThrownBy(() -> AmqpSettings.from(Env.of(Map.of(Keys.QUEUE_TYPE, "stream"))))
+    assertThatThrownBy(
+            () -> AmqpSettings.from(Env.of(Map.of(CommonSettings.QUEUE_TYPE.variable(), "stream"))))
         .hasMessageContaining("classic or quorum");
   }
 
   @Test
   void databaseSettingsNeverPrintPassword() {
-    DatabaseSettings s = DatabaseSettings.from(Env.of(Map.of(Keys.DB_PASSWORD, "hunter2")));
+    DatabaseSettings s =
+        DatabaseSettings.from(Env.of(Map.of(CommonSettings.DB_PASSWORD.variable(), "hunter2")));
     assertThat(s.password()).isEqualTo("hunter2");
-    assertThat(s.jdbcUrl()).isEqualTo(Defaults.JDBC_URL);
+    assertThat(s.jdbcUrl()).isEqualTo(CommonSettings.JDBC_URL.defaultValue());
     assertThat(s.toString()).doesNotContain("hunter2");
   }
 }

@@ -1,6 +1,8 @@
 package org.albumstore.consumer.metrics;
 
+import java.util.List;
 import org.albumstore.common.config.Env;
+import org.albumstore.common.config.Setting;
 
 /**
  * Where the consumer serves {@code GET /metrics}.
@@ -14,26 +16,36 @@ import org.albumstore.common.config.Env;
  * @param bindAddress the local address to listen on
  */
 public record MetricsSettings(int port, String bindAddress) {
-  public static final String PORT = "ALBUMSTORE_METRICS_PORT";
-  public static final String BIND = "ALBUMSTORE_METRICS_BIND";
-  public static final int DEFAULT_PORT = 9091;
-  public static final String DEFAULT_BIND = "127.0.0.1";
+  public static final Setting<Integer> PORT =
+      Setting.integer("ALBUMSTORE_METRICS_PORT", 9091, -1, 65535)
+          .withFlag("--metrics-port", "PORT")
+          .withHelp("Port of GET /metrics (Prometheus text format); 0 = any free port, -1 = off");
+
+  public static final Setting<String> BIND =
+      Setting.text("ALBUMSTORE_METRICS_BIND", "127.0.0.1")
+          .withFlag("--metrics-bind", "ADDRESS")
+          .withHelp(
+              "Address the metrics port listens on; 0.0.0.0 exposes it to the network (no"
+                  + " authentication)");
+
+  /** In the order of {@code --help}. */
+  public static final List<Setting<?>> DECLARED = List.of(PORT, BIND);
 
   /** No HTTP endpoint (the meters still count, e.g. for an embedding process). */
-  public static final MetricsSettings OFF = new MetricsSettings(-1, DEFAULT_BIND);
+  public static final MetricsSettings OFF = new MetricsSettings(-1, BIND.defaultValue());
 
   public MetricsSettings {
     if (port < -1 || port > 65535) {
-      throw new IllegalArgumentException(PORT + " must be between -1 (off) and 65535, was " + port);
+      throw new IllegalArgumentException(
+          PORT.variable() + " must be between -1 (off) and 65535, was " + port);
     }
     if (bindAddress == null || bindAddress.isBlank()) {
-      throw new IllegalArgumentException(BIND + " must not be empty");
+      throw new IllegalArgumentException(BIND.variable() + " must not be empty");
     }
   }
 
   public static MetricsSettings from(Env env) {
-    return new MetricsSettings(
-        env.getInt(PORT, DEFAULT_PORT, -1, 65535), env.get(BIND, DEFAULT_BIND).trim());
+    return new MetricsSettings(PORT.read(env), BIND.read(env));
   }
 
   public boolean enabled() {

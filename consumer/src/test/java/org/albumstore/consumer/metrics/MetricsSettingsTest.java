@@ -17,11 +17,17 @@ class MetricsSettingsTest {
 
   @Test
   void minusOneTurnsTheEndpointOffAndZeroPicksAFreePort() {
-    assertThat(MetricsSettings.from(Env.of(Map.of(MetricsSettings.PORT, "-1"))).enabled())
+    assertThat(
+            MetricsSettings.from(Env.of(Map.of(MetricsSettings.PORT.variable(), "-1"))).enabled())
         .isFalse();
     MetricsSettings any =
         MetricsSettings.from(
-            Env.of(Map.of(MetricsSettings.PORT, "0", MetricsSettings.BIND, "0.0.0.0")));
+            Env.of(
+                Map.of(
+                    MetricsSettings.PORT.variable(),
+                    "0",
+                    MetricsSettings.BIND.variable(),
+                    "0.0.0.0")));
     assertThat(any.enabled()).isTrue();
     assertThat(any.port()).isZero();
     assertThat(any.bindAddress()).isEqualTo("0.0.0.0");
@@ -30,11 +36,12 @@ class MetricsSettingsTest {
 
   @Test
   void impossiblePortsAreRefusedNamingTheSetting() {
-    assertThatThrownBy(() -> MetricsSettings.from(Env.of(Map.of(MetricsSettings.PORT, "70000"))))
-        .hasMessageContaining(MetricsSettings.PORT);
+    assertThatThrownBy(
+            () -> MetricsSettings.from(Env.of(Map.of(MetricsSettings.PORT.variable(), "70000"))))
+        .hasMessageContaining(MetricsSettings.PORT.variable());
     assertThatThrownBy(() -> new MetricsSettings(-2, "127.0.0.1"))
-        .hasMessageContaining(MetricsSettings.PORT);
+        .hasMessageContaining(MetricsSettings.PORT.variable());
     assertThatThrownBy(() -> new MetricsSettings(9091, " "))
-        .hasMessageContaining(MetricsSettings.BIND);
+        .hasMessageContaining(MetricsSettings.BIND.variable());
   }
 }

@@ -11,10 +11,9 @@ import java.util.UUID;
 import org.albumstore.common.amqp.AmqpConnections;
 import org.albumstore.common.amqp.Topology;
 import org.albumstore.common.config.AmqpSettings;
+import org.albumstore.common.config.CommonSettings;
 import org.albumstore.common.config.DatabaseSettings;
-import org.albumstore.common.config.Defaults;
 import org.albumstore.common.config.Env;
-import org.albumstore.common.config.Keys;
 import org.albumstore.common.event.EventCodec;
 import org.albumstore.common.event.Review;
 import org.albumstore.common.event.Vote;
@@ -61,8 +60,9 @@ class SharedTestServicesIT {
     DatabaseSettings db = TestServices.database();
 
     assertThat(TestServices.database()).isSameAs(db);
-    if (Env.system().get(Keys.JDBC_URL, null) == null) {
-      assertThat(db.jdbcUrl()).isNotEqualTo(Defaults.JDBC_URL); // never the user's own database
+    if (Env.system().get(CommonSettings.JDBC_URL.variable(), null) == null) {
+      assertThat(db.jdbcUrl())
+          .isNotEqualTo(CommonSettings.JDBC_URL.defaultValue()); // never the user's own database
     }
     try (var c = DriverManager.getConnection(db.jdbcUrl(), db.user(), db.password());
         ResultSet rs =

@@ -14,9 +14,9 @@ import java.util.UUID;
 import org.albumstore.common.amqp.AmqpConnections;
 import org.albumstore.common.amqp.Topology;
 import org.albumstore.common.config.AmqpSettings;
+import org.albumstore.common.config.CommonSettings;
 import org.albumstore.common.config.DatabaseSettings;
 import org.albumstore.common.config.Env;
-import org.albumstore.common.config.Keys;
 import org.albumstore.common.db.Databases;
 import org.albumstore.common.db.Schema;
 import org.albumstore.embedded.JdbcUrls;
@@ -211,11 +211,11 @@ public final class TestServices {
   /** Environment overrides that point a component at {@code amqp} and {@code db}. */
   public static Map<String, String> overrides(AmqpSettings amqp, DatabaseSettings db) {
     return Map.of(
-        Keys.AMQP_URI, amqp.uri(),
-        Keys.QUEUE, amqp.queue(),
-        Keys.QUEUE_TYPE, amqp.queueType().wireName(),
-        Keys.JDBC_URL, db.jdbcUrl(),
-        Keys.DB_USER, db.user(),
-        Keys.DB_PASSWORD, db.password());
+        CommonSettings.AMQP_URI.variable(), amqp.uri(),
+        CommonSettings.QUEUE.variable(), amqp.queue(),
+        CommonSettings.QUEUE_TYPE.variable(), amqp.queueType().wireName(),
+        CommonSettings.JDBC_URL.variable(), db.jdbcUrl(),
+        CommonSettings.DB_USER.variable(), db.user(),
+        CommonSettings.DB_PASSWORD.variable(), db.password());
   }
 }

@@ -13,8 +13,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.albumstore.common.config.AmqpSettings;
+import org.albumstore.common.config.CommonSettings;
 import org.albumstore.common.config.DatabaseSettings;
-import org.albumstore.common.config.Keys;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -114,7 +114,7 @@ public final class ConsumerProcess implements AutoCloseable {
     pb.redirectOutput(logFile.toFile());
     // Only what this test sets: a developer's ALBUMSTORE_* variables must not leak in.
     pb.environment().keySet().removeIf(k -> k.startsWith("ALBUMSTORE_"));
-    pb.environment().put(Keys.DB_PASSWORD, db.password());
+    pb.environment().put(CommonSettings.DB_PASSWORD.variable(), db.password());
     pb.environment().putAll(extraEnv);
     Process process = pb.start();
     log.info("{}: started consumer process {} (log {})", name, process.pid(), logFile);

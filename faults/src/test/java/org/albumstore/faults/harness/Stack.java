@@ -7,9 +7,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import org.albumstore.common.config.AmqpSettings;
+import org.albumstore.common.config.CommonSettings;
 import org.albumstore.common.config.DatabaseSettings;
 import org.albumstore.common.config.Env;
-import org.albumstore.common.config.Keys;
 import org.albumstore.common.testing.TcpProxy;
 import org.albumstore.common.testing.TestServices;
 import org.albumstore.server.AlbumStoreServer;
@@ -68,7 +68,7 @@ public final class Stack implements AutoCloseable {
     AmqpSettings serverAmqp =
         brokerProxy == null ? amqp : Addresses.viaPort(amqp, brokerProxy.port());
     Map<String, String> env = new HashMap<>(TestServices.overrides(serverAmqp, db));
-    env.put(Keys.HTTP_PORT, "0");
+    env.put(CommonSettings.HTTP_PORT.variable(), "0");
     env.putAll(settings);
     server = AlbumStoreServer.start(Env.system().withOverrides(env));
     return server;

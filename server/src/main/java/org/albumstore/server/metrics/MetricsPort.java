@@ -1,8 +1,10 @@
 package org.albumstore.server.metrics;
 
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import org.albumstore.common.config.Env;
+import org.albumstore.common.config.Setting;
 
 /**
  * Where {@code GET /metrics} is served: with the API (the default, which the one-command stack and
@@ -20,15 +22,25 @@ import org.albumstore.common.config.Env;
  * @param address the address the embedded server binds the management port to
  */
 public record MetricsPort(int port, String address) {
-  public static final String PORT = "ALBUMSTORE_METRICS_PORT";
-  public static final String ADDRESS = "ALBUMSTORE_METRICS_ADDRESS";
   public static final int WITH_API = -1;
-  public static final int DEFAULT_PORT = WITH_API;
-  public static final String DEFAULT_ADDRESS = "127.0.0.1";
+
+  public static final Setting<Integer> PORT =
+      Setting.integer("ALBUMSTORE_METRICS_PORT", WITH_API, WITH_API, 65535)
+          .withFlag("--metrics-port", "PORT")
+          .withHelp(
+              "The port that alone serves GET /metrics, 0 for any free one; -1 serves them with"
+                  + " the API");
+
+  public static final Setting<String> ADDRESS =
+      Setting.text("ALBUMSTORE_METRICS_ADDRESS", "127.0.0.1")
+          .withFlag("--metrics-address", "ADDRESS")
+          .withHelp("Address the metrics port binds to");
+
+  /** In the order of {@code --help}. */
+  public static final List<Setting<?>> DECLARED = List.of(PORT, ADDRESS);
 
   public static MetricsPort from(Env env) {
-    return new MetricsPort(
-        env.getInt(PORT, DEFAULT_PORT, WITH_API, 65535), env.get(ADDRESS, DEFAULT_ADDRESS).trim());
+    return new MetricsPort(PORT.read(env), ADDRESS.read(env));
   }
 
   /** True when the metrics have a port of their own. */
@@ -42,10 +54,10 @@ public record MetricsPort(int port, String address) {
   }
 
   /** As {@code ALBUMSTORE_*} values, e.g. to pass them as context parameters. */
-  public Map<String, String> asEnvMap() {
+  public Map<String, String> asVariables() {
     Map<String, String> m = new LinkedHashMap<>();
-    m.put(PORT, Integer.toString(port));
-    m.put(ADDRESS, address);
+    m.put(PORT.variable(), Integer.toString(port));
+    m.put(ADDRESS.variable(), address);
     return m;
   }
 }

@@ -1,13 +1,13 @@
 package org.albumstore.server.read;
 
-import java.util.LinkedHashMap;
-import java.util.Map;
+import java.util.List;
 import org.albumstore.common.config.Env;
+import org.albumstore.common.config.Setting;
 
 /**
  * The read-your-writes settings of {@code GET /albums/{albumID}} ({@link AlbumWaiters}), one
- * declaration each: variable, default, range. Part of the server's settings ({@code
- * ServerSettings.readWait}), flags in {@code ServerCommand}.
+ * declaration each ({@link Setting}: flag, variable, default, range, help). Part of the server's
+ * settings ({@code ServerSettings.readWait}).
  *
  * <p>Why these defaults: a new album is normally applied 10 to 50 ms after its 200, so 5 s of wait
  * covers a consumer that fell behind by a few thousand messages and still answers well inside a
@@ -26,35 +26,47 @@ import org.albumstore.common.config.Env;
 public record ReadWaitSettings(
     int maxWaitMs, int windowMs, int clockSkewMs, int maxWaiters, int pollIntervalMs) {
 
-  public static final String MAX_WAIT_MS = "ALBUMSTORE_READ_WAIT_MS";
-  public static final String WINDOW_MS = "ALBUMSTORE_READ_WAIT_WINDOW_MS";
-  public static final String CLOCK_SKEW_MS = "ALBUMSTORE_READ_WAIT_CLOCK_SKEW_MS";
-  public static final String MAX_WAITERS = "ALBUMSTORE_READ_WAITERS_MAX";
-  public static final String POLL_INTERVAL_MS = "ALBUMSTORE_READ_WAIT_POLL_MS";
+  public static final Setting<Integer> MAX_WAIT_MS =
+      Setting.integer("ALBUMSTORE_READ_WAIT_MS", 5000, 0, 60_000)
+          .withFlag("--read-wait-ms", "MS")
+          .withHelp(
+              "Longest a GET /albums/{albumID} waits for an acknowledged album before 404, 0 ="
+                  + " never wait");
 
-  public static final int DEFAULT_MAX_WAIT_MS = 5000;
-  public static final int DEFAULT_WINDOW_MS = 60_000;
-  public static final int DEFAULT_CLOCK_SKEW_MS = 2000;
-  public static final int DEFAULT_MAX_WAITERS = 1000;
-  public static final int DEFAULT_POLL_INTERVAL_MS = 5;
+  public static final Setting<Integer> WINDOW_MS =
+      Setting.integer("ALBUMSTORE_READ_WAIT_WINDOW_MS", 60_000, 1000, 3_600_000)
+          .withFlag("--read-wait-window-ms", "MS")
+          .withHelp(
+              "How old a new album's ID may be and still be waited for; older IDs get 404 at"
+                  + " once");
+
+  public static final Setting<Integer> CLOCK_SKEW_MS =
+      Setting.integer("ALBUMSTORE_READ_WAIT_CLOCK_SKEW_MS", 2000, 0, 600_000)
+          .withFlag("--read-wait-clock-skew-ms", "MS")
+          .withHelp(
+              "How far ahead of this server's clock a new album's ID may be (another server's"
+                  + " clock)");
+
+  public static final Setting<Integer> MAX_WAITERS =
+      Setting.integer("ALBUMSTORE_READ_WAITERS_MAX", 1000, 1, 1_000_000)
+          .withFlag("--read-waiters-max", "N")
+          .withHelp("Most GETs waiting at once; beyond, 503 with Retry-After");
+
+  public static final Setting<Integer> POLL_INTERVAL_MS =
+      Setting.integer("ALBUMSTORE_READ_WAIT_POLL_MS", 5, 1, 1000)
+          .withFlag("--read-wait-poll-ms", "MS")
+          .withHelp("Time between two checks (one query) for the albums waited for");
+
+  /** In the order of {@code --help}. */
+  public static final List<Setting<?>> DECLARED =
+      List.of(MAX_WAIT_MS, WINDOW_MS, CLOCK_SKEW_MS, MAX_WAITERS, POLL_INTERVAL_MS);
 
   public static ReadWaitSettings from(Env env) {
     return new ReadWaitSettings(
-        env.getInt(MAX_WAIT_MS, DEFAULT_MAX_WAIT_MS, 0, 60_000),
-        env.getInt(WINDOW_MS, DEFAULT_WINDOW_MS, 1000, 3_600_000),
-        env.getInt(CLOCK_SKEW_MS, DEFAULT_CLOCK_SKEW_MS, 0, 600_000),
-        env.getInt(MAX_WAITERS, DEFAULT_MAX_WAITERS, 1, 1_000_000),
-        env.getInt(POLL_INTERVAL_MS, DEFAULT_POLL_INTERVAL_MS, 1, 1000));
-  }
-
-  /** These settings as {@code ALBUMSTORE_*} values. */
-  public Map<String, String> asEnvMap() {
-    Map<String, String> m = new LinkedHashMap<>();
-    m.put(MAX_WAIT_MS, Integer.toString(maxWaitMs));
-    m.put(WINDOW_MS, Integer.toString(windowMs));
-    m.put(CLOCK_SKEW_MS, Integer.toString(clockSkewMs));
-    m.put(MAX_WAITERS, Integer.toString(maxWaiters));
-    m.put(POLL_INTERVAL_MS, Integer.toString(pollIntervalMs));
-    return m;
+        MAX_WAIT_MS.read(env),
+        WINDOW_MS.read(env),
+        CLOCK_SKEW_MS.read(env),
+        MAX_WAITERS.read(env),
+        POLL_INTERVAL_MS.read(env));
   }
 }

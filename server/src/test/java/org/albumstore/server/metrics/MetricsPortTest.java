@@ -18,7 +18,7 @@ class MetricsPortTest {
 
   @Test
   void aManagementPortIsTheOnlyOneThatAnswers() {
-    MetricsPort m = MetricsPort.from(Env.of(Map.of(MetricsPort.PORT, "9090")));
+    MetricsPort m = MetricsPort.from(Env.of(Map.of(MetricsPort.PORT.variable(), "9090")));
     assertThat(m.separate()).isTrue();
     assertThat(m.answersOn(9090)).isTrue();
     assertThat(m.answersOn(8080)).isFalse();
@@ -27,12 +27,12 @@ class MetricsPortTest {
   @Test
   void settingsRoundTripThroughTheirVariables() {
     MetricsPort m = new MetricsPort(9090, "0.0.0.0");
-    assertThat(MetricsPort.from(Env.of(m.asEnvMap()))).isEqualTo(m);
+    assertThat(MetricsPort.from(Env.of(m.asVariables()))).isEqualTo(m);
   }
 
   @Test
   void aPortOutOfRangeIsRefusedWithItsName() {
-    assertThatThrownBy(() -> MetricsPort.from(Env.of(Map.of(MetricsPort.PORT, "70000"))))
-        .hasMessageContaining(MetricsPort.PORT);
+    assertThatThrownBy(() -> MetricsPort.from(Env.of(Map.of(MetricsPort.PORT.variable(), "70000"))))
+        .hasMessageContaining(MetricsPort.PORT.variable());
   }
 }

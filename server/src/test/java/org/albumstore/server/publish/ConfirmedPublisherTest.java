@@ -55,7 +55,7 @@ class ConfirmedPublisherTest {
 
   private static ServerSettings settings(int queueMax) {
     return ServerSettings.from(
-        Env.of(Map.of(ServerSettings.PUBLISH_QUEUE_MAX, Integer.toString(queueMax))));
+        Env.of(Map.of(ServerSettings.PUBLISH_QUEUE_MAX.variable(), Integer.toString(queueMax))));
   }
 
   private static Review review() {

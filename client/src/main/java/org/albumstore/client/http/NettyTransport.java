@@ -49,7 +49,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
-import org.albumstore.client.tiers.MetricNames;
+import org.albumstore.common.metrics.RequestStart;
 
 /**
  * The wire on Netty: HTTP/1.1 keep-alive connections driven by a few event-loop threads (epoll on
@@ -174,9 +174,7 @@ public final class NettyTransport implements AsyncTransport {
                           TimeUnit.NANOSECONDS);
               ch.attr(EXCHANGE).set(new Exchange(result, timer));
               // Last, so that the server's "client send -> servlet in" starts at the send.
-              http.headers()
-                  .set(
-                      MetricNames.REQUEST_START, "t=" + ApacheTransport.epochMicros(Instant.now()));
+              http.headers().set(RequestStart.HEADER, RequestStart.value(Instant.now()));
               ch.writeAndFlush(http)
                   .addListener(
                       written -> {

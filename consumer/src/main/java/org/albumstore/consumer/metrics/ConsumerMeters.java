@@ -7,6 +7,8 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import java.util.concurrent.TimeUnit;
 import java.util.function.ToLongFunction;
+import org.albumstore.common.metrics.ConsumerStage;
+import org.albumstore.common.metrics.MetricNames;
 import org.albumstore.common.metrics.ServiceMeters;
 import org.albumstore.consumer.ConsumerCounters;
 import org.albumstore.consumer.stats.ConsumerMetrics;
@@ -40,8 +42,6 @@ import org.albumstore.consumer.stats.WriteTimings;
  * milliseconds, the resolution of the timestamp in the message.
  */
 public final class ConsumerMeters implements WriteTimings, AutoCloseable {
-  static final String STAGE = "albumstore.consumer.write.stage";
-  static final String VISIBILITY = "albumstore.consumer.visibility";
   static final String BATCH_MESSAGES = "albumstore.consumer.batch.messages";
   static final String BATCH_APPLY = "albumstore.consumer.batch.apply";
   static final String BATCH_COMMIT = "albumstore.consumer.batch.commit";
@@ -58,12 +58,12 @@ public final class ConsumerMeters implements WriteTimings, AutoCloseable {
   private final DistributionSummary batchMessages;
 
   public ConsumerMeters() {
-    queue = stage("queue", "published -> delivered to the consumer");
-    batchWait = stage("batch_wait", "delivered -> its transaction begins");
-    apply = stage("apply", "the transaction's statements");
-    commit = stage("commit", "the transaction's commit");
+    queue = stage(ConsumerStage.QUEUE, "published -> delivered to the consumer");
+    batchWait = stage(ConsumerStage.BATCH_WAIT, "delivered -> its transaction begins");
+    apply = stage(ConsumerStage.APPLY, "the transaction's statements");
+    commit = stage(ConsumerStage.COMMIT, "the transaction's commit");
     visibility =
-        ServiceMeters.stageTimer(VISIBILITY)
+        ServiceMeters.stageTimer(MetricNames.VISIBILITY)
             .description("Per write: published -> committed, i.e. visible to reads")
             .register(registry);
     batchApply =
@@ -83,10 +83,10 @@ public final class ConsumerMeters implements WriteTimings, AutoCloseable {
             .register(registry);
   }
 
-  private Timer stage(String stage, String what) {
-    return ServiceMeters.stageTimer(STAGE)
+  private Timer stage(ConsumerStage stage, String what) {
+    return ServiceMeters.stageTimer(MetricNames.CONSUMER_STAGE)
         .description("Per write, time in one stage after publishing: " + what)
-        .tag("stage", stage)
+        .tag(MetricNames.STAGE_TAG, stage.tag())
         .register(registry);
   }
 

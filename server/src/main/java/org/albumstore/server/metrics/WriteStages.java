@@ -4,6 +4,8 @@ import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import java.util.concurrent.TimeUnit;
+import org.albumstore.common.metrics.MetricNames;
+import org.albumstore.common.metrics.ServerStage;
 import org.albumstore.common.metrics.ServiceMeters;
 import org.albumstore.server.publish.PendingWrite;
 import org.albumstore.server.publish.PublishObserver;
@@ -35,7 +37,6 @@ import org.albumstore.server.publish.PublishObserver;
  * {@code albumstore_publish_batch_writes} (writes per message, i.e. the group-commit factor).
  */
 final class WriteStages implements PublishObserver {
-  static final String STAGE = "albumstore.write.stage";
   static final String CONFIRM = "albumstore.publish.confirm";
   static final String BATCH_WRITES = "albumstore.publish.batch.writes";
 
@@ -49,12 +50,13 @@ final class WriteStages implements PublishObserver {
   private final DistributionSummary batchWrites;
 
   WriteStages(MeterRegistry registry) {
-    arrival = stage(registry, "arrival", "client send -> servlet in (X-Request-Start)");
-    validate = stage(registry, "validate", "servlet in -> handed to the publisher");
-    channelWait = stage(registry, "channel_wait", "waiting for a publisher channel");
-    confirm = stage(registry, "confirm", "group start -> broker confirm");
-    respond = stage(registry, "respond", "confirm -> response handed to Tomcat");
-    complete = stage(registry, "complete", "response handed to Tomcat -> request completed");
+    arrival = stage(registry, ServerStage.ARRIVAL, "client send -> servlet in (X-Request-Start)");
+    validate = stage(registry, ServerStage.VALIDATE, "servlet in -> handed to the publisher");
+    channelWait = stage(registry, ServerStage.CHANNEL_WAIT, "waiting for a publisher channel");
+    confirm = stage(registry, ServerStage.CONFIRM, "group start -> broker confirm");
+    respond = stage(registry, ServerStage.RESPOND, "confirm -> response handed to Tomcat");
+    complete =
+        stage(registry, ServerStage.COMPLETE, "response handed to Tomcat -> request completed");
     messageConfirm =
         ServiceMeters.stageTimer(CONFIRM)
             .description("Per broker message: group start -> publisher confirm")
@@ -68,10 +70,10 @@ final class WriteStages implements PublishObserver {
             .register(registry);
   }
 
-  private static Timer stage(MeterRegistry registry, String stage, String what) {
-    return ServiceMeters.stageTimer(STAGE)
+  private static Timer stage(MeterRegistry registry, ServerStage stage, String what) {
+    return ServiceMeters.stageTimer(MetricNames.SERVER_STAGE)
         .description("Per confirmed write, time in one stage of the server: " + what)
-        .tag("stage", stage)
+        .tag(MetricNames.STAGE_TAG, stage.tag())
         .register(registry);
   }
 

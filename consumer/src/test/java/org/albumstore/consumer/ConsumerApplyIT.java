@@ -20,7 +20,7 @@ import org.albumstore.common.event.EventCodec;
 import org.albumstore.common.event.NewAlbum;
 import org.albumstore.common.event.Review;
 import org.albumstore.common.event.Vote;
-import org.albumstore.common.event.WriteBatch;
+import org.albumstore.common.event.WriteBundle;
 import org.albumstore.consumer.batch.Aggregate;
 import org.albumstore.consumer.sql.BatchWriter;
 import org.junit.jupiter.api.AfterEach;
@@ -48,8 +48,8 @@ class ConsumerApplyIT {
     f.close();
   }
 
-  private static WriteBatch batch(List<NewAlbum> albums, List<Review> reviews) {
-    return new WriteBatch(EventCodec.VERSION, System.currentTimeMillis(), albums, reviews);
+  private static WriteBundle batch(List<NewAlbum> albums, List<Review> reviews) {
+    return new WriteBundle(EventCodec.VERSION, System.currentTimeMillis(), albums, reviews);
   }
 
   @Test
@@ -105,7 +105,7 @@ class ConsumerApplyIT {
   @Test
   void theSameMessagePublishedTwiceChangesNothingTwice() throws Exception {
     String a = f.album(0);
-    WriteBatch once =
+    WriteBundle once =
         batch(
             List.of(new NewAlbum(a, new AlbumProfile("A", "T", "2001"), new byte[] {1, 2, 3})),
             List.of(review(a, Vote.LIKE), review(a, Vote.LIKE), review(a, Vote.DISLIKE)));
@@ -129,7 +129,7 @@ class ConsumerApplyIT {
   @Test
   void thousandReviewsOverTenAlbumsWithTwoConnectionsTimesTwoChannelsEndExact() throws Exception {
     long[][] expected = new long[10][2];
-    List<WriteBatch> messages = new ArrayList<>();
+    List<WriteBundle> messages = new ArrayList<>();
     for (int n = 0; n < 1000; n++) {
       int album = n % 10;
       Vote vote = n % 3 == 0 ? Vote.DISLIKE : Vote.LIKE;
@@ -178,7 +178,7 @@ class ConsumerApplyIT {
    */
   @Test
   void messagesAppliedButNotAcknowledgedAreNotCountedAgainWhenRedelivered() throws Exception {
-    List<WriteBatch> messages = new ArrayList<>();
+    List<WriteBundle> messages = new ArrayList<>();
     for (int n = 0; n < 100; n++) {
       messages.add(EventCodec.reviews(List.of(review(f.album(n % 4), Vote.LIKE))));
     }
@@ -187,7 +187,7 @@ class ConsumerApplyIT {
     // The "crashing consumer": takes all 100 without acknowledging, commits them, closes.
     try (Connection c = AmqpConnections.open(f.amqp, "it-crashing-consumer")) {
       Channel ch = c.createChannel();
-      List<WriteBatch> taken = new ArrayList<>();
+      List<WriteBundle> taken = new ArrayList<>();
       for (int n = 0; n < 100; n++) {
         GetResponse r = ch.basicGet(f.amqp.queue(), false);
         assertThat(r).as("message " + n).isNotNull();

@@ -26,7 +26,7 @@ import org.albumstore.common.event.AlbumProfile;
 import org.albumstore.common.event.EventCodec;
 import org.albumstore.common.event.NewAlbum;
 import org.albumstore.common.event.Vote;
-import org.albumstore.common.event.WriteBatch;
+import org.albumstore.common.event.WriteBundle;
 import org.albumstore.common.testing.TestServices;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -63,7 +63,7 @@ class ConsumerDeadLetterIT {
         .build();
   }
 
-  private static byte[] json(WriteBatch b, String from, String to) {
+  private static byte[] json(WriteBundle b, String from, String to) {
     String s = new String(EventCodec.encode(b), StandardCharsets.UTF_8);
     assertThat(s).contains(from);
     return s.replace(from, to).getBytes(StandardCharsets.UTF_8);
@@ -75,7 +75,7 @@ class ConsumerDeadLetterIT {
     f = Fixture.create(info.getTestMethod().orElseThrow().getName());
     String a = f.album(0);
     byte[] garbage = {(byte) 0xde, (byte) 0xad, (byte) 0xbe, (byte) 0xef, '{'};
-    WriteBatch ok = EventCodec.reviews(List.of(review(a, Vote.LIKE)));
+    WriteBundle ok = EventCodec.reviews(List.of(review(a, Vote.LIKE)));
     f.publish(EventCodec.reviews(List.of(review(a, Vote.LIKE))));
     f.publish(garbage, props("garbage"));
     f.publish(EventCodec.reviews(List.of(review(a, Vote.DISLIKE))));
@@ -159,14 +159,14 @@ class ConsumerDeadLetterIT {
     for (int i = 0; i < 3; i++) {
       String id = f.album(i);
       f.publish(
-          new WriteBatch(
+          new WriteBundle(
               EventCodec.VERSION,
               1L,
               List.of(new NewAlbum(id, good, img)),
               List.of(review(id, Vote.LIKE))));
     }
-    WriteBatch poison =
-        new WriteBatch(
+    WriteBundle poison =
+        new WriteBundle(
             EventCodec.VERSION,
             1L,
             List.of(new NewAlbum(f.album(9), bad, img)),

@@ -10,7 +10,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.albumstore.common.event.EventCodec;
 import org.albumstore.common.event.InvalidMessageException;
-import org.albumstore.common.event.WriteBatch;
+import org.albumstore.common.event.WriteBundle;
 import org.albumstore.common.tls.TlsFailures;
 import org.albumstore.consumer.amqp.ArrivedDelivery;
 import org.albumstore.consumer.amqp.DeadLetterPublisher;
@@ -128,7 +128,7 @@ public final class BatchProcessor {
 
   /** Commits the messages, retrying transient failures; poison and stop requests end it. */
   private void write(List<Decoded> messages) throws Poison, Stopped {
-    Aggregate a = Aggregate.of(messages.stream().map(Decoded::batch).toList());
+    Aggregate a = Aggregate.of(messages.stream().map(Decoded::bundle).toList());
     backoff.reset();
     while (true) {
       long attemptStart = System.nanoTime();
@@ -164,8 +164,8 @@ public final class BatchProcessor {
       metrics
           .timings()
           .messageCommitted(
-              m.batch().size(),
-              m.batch().publishedAtMillis(),
+              m.bundle().size(),
+              m.bundle().publishedAtMillis(),
               arrivedAtMillis,
               waitNanos,
               r.applyNanos(),
@@ -206,7 +206,7 @@ public final class BatchProcessor {
     }
   }
 
-  private record Decoded(Delivery delivery, WriteBatch batch) {}
+  private record Decoded(Delivery delivery, WriteBundle bundle) {}
 
   private record Rejected(Delivery delivery, String reason) {}
 

@@ -11,7 +11,7 @@ import org.albumstore.common.event.EventCodec;
 import org.albumstore.common.event.NewAlbum;
 import org.albumstore.common.event.Review;
 import org.albumstore.common.event.Vote;
-import org.albumstore.common.event.WriteBatch;
+import org.albumstore.common.event.WriteBundle;
 import org.junit.jupiter.api.Test;
 
 class AggregateTest {
@@ -66,8 +66,8 @@ class AggregateTest {
 
   @Test
   void theSameMessageTwiceInOneBatchIsCountedOnce() {
-    WriteBatch m =
-        new WriteBatch(
+    WriteBundle m =
+        new WriteBundle(
             EventCodec.VERSION,
             1L,
             List.of(new NewAlbum("x", PROFILE, new byte[] {1})),
@@ -88,8 +88,8 @@ class AggregateTest {
     Aggregate agg =
         Aggregate.of(
             List.of(
-                new WriteBatch(EventCodec.VERSION, 1L, List.of(c, a), List.of()),
-                new WriteBatch(EventCodec.VERSION, 2L, List.of(aAgain, b), List.of())));
+                new WriteBundle(EventCodec.VERSION, 1L, List.of(c, a), List.of()),
+                new WriteBundle(EventCodec.VERSION, 2L, List.of(aAgain, b), List.of())));
 
     assertThat(agg.albums()).containsExactly(b, a, c); // "B" < "a" < "c": one fixed order
   }
@@ -129,8 +129,8 @@ class AggregateTest {
   void unkeyedReviewsOfAMessageWithAnIdShareItsLedgerIdKeyedOnesKeepTheirOwn() {
     UUID messageId = UUID.randomUUID();
     Review keyed = like("k");
-    WriteBatch m =
-        new WriteBatch(
+    WriteBundle m =
+        new WriteBundle(
             EventCodec.VERSION,
             1L,
             messageId,
@@ -154,8 +154,8 @@ class AggregateTest {
 
   @Test
   void theSameMessageWithAnIdTwiceInOneBatchCountsItsUnkeyedReviewsOnce() {
-    WriteBatch m =
-        new WriteBatch(
+    WriteBundle m =
+        new WriteBundle(
             EventCodec.VERSION,
             1L,
             UUID.randomUUID(),
@@ -181,8 +181,8 @@ class AggregateTest {
     UUID low = UUID.fromString("00000000-0000-0000-0000-000000000001");
     UUID high = UUID.fromString("ffffffff-0000-0000-0000-000000000000");
     UUID mid = UUID.fromString("7fffffff-ffff-ffff-ffff-ffffffffffff");
-    WriteBatch m =
-        new WriteBatch(
+    WriteBundle m =
+        new WriteBundle(
             EventCodec.VERSION,
             1L,
             mid,

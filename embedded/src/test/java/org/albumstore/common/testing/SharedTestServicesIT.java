@@ -18,7 +18,7 @@ import org.albumstore.common.config.Keys;
 import org.albumstore.common.event.EventCodec;
 import org.albumstore.common.event.Review;
 import org.albumstore.common.event.Vote;
-import org.albumstore.common.event.WriteBatch;
+import org.albumstore.common.event.WriteBundle;
 import org.junit.jupiter.api.Test;
 
 /** The test services other modules' integration tests rely on, on whatever this machine has. */
@@ -39,7 +39,7 @@ class SharedTestServicesIT {
       try (Connection c = AmqpConnections.open(s, "it-publish");
           Channel ch = c.createChannel()) {
         ch.confirmSelect();
-        WriteBatch batch =
+        WriteBundle batch =
             EventCodec.reviews(List.of(new Review(UUID.randomUUID(), "ts-it-1", Vote.DISLIKE)));
         ch.basicPublish(
             s.exchange(),

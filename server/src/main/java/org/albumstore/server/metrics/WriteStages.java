@@ -23,9 +23,9 @@ import org.albumstore.server.publish.PublishObserver;
  *       validating);
  *   <li>{@code channel_wait}: waiting in the publish queue for a publisher thread and its channel
  *       (the channel pool's "borrow" time);
- *   <li>{@code confirm}: the group starts → the broker's confirm (encode, publish, wait);
+ *   <li>{@code confirm}: the bundle starts → the broker's confirm (encode, publish, wait);
  *   <li>{@code respond}: confirm → this write's response handed to Tomcat (the writes of one
- *       message are answered in turn, so this grows with the group);
+ *       message are answered in turn, so this grows with the bundle);
  *   <li>{@code complete}: response handed to Tomcat → the request completed (Tomcat dispatches the
  *       completion to one of its threads, which flushes the response).
  * </ol>
@@ -33,12 +33,12 @@ import org.albumstore.server.publish.PublishObserver;
  * <p>What no stage covers is the response's way back to the client; the client shows it as the
  * remainder.
  *
- * <p>Per broker message: {@code albumstore_publish_confirm_seconds} (group start → confirm) and
- * {@code albumstore_publish_batch_writes} (writes per message, i.e. the group-commit factor).
+ * <p>Per broker message: {@code albumstore_publish_confirm_seconds} (bundle start → confirm) and
+ * {@code albumstore_publish_bundle_writes} (writes per message, i.e. the group-commit factor).
  */
 final class WriteStages implements PublishObserver {
   static final String CONFIRM = "albumstore.publish.confirm";
-  static final String BATCH_WRITES = "albumstore.publish.batch.writes";
+  static final String BUNDLE_WRITES = "albumstore.publish.bundle.writes";
 
   private final Timer arrival;
   private final Timer validate;
@@ -47,22 +47,22 @@ final class WriteStages implements PublishObserver {
   private final Timer respond;
   private final Timer complete;
   private final Timer messageConfirm;
-  private final DistributionSummary batchWrites;
+  private final DistributionSummary bundleWrites;
 
   WriteStages(MeterRegistry registry) {
     arrival = stage(registry, ServerStage.ARRIVAL, "client send -> servlet in (X-Request-Start)");
     validate = stage(registry, ServerStage.VALIDATE, "servlet in -> handed to the publisher");
     channelWait = stage(registry, ServerStage.CHANNEL_WAIT, "waiting for a publisher channel");
-    confirm = stage(registry, ServerStage.CONFIRM, "group start -> broker confirm");
+    confirm = stage(registry, ServerStage.CONFIRM, "bundle start -> broker confirm");
     respond = stage(registry, ServerStage.RESPOND, "confirm -> response handed to Tomcat");
     complete =
         stage(registry, ServerStage.COMPLETE, "response handed to Tomcat -> request completed");
     messageConfirm =
         ServiceMeters.stageTimer(CONFIRM)
-            .description("Per broker message: group start -> publisher confirm")
+            .description("Per broker message: bundle start -> publisher confirm")
             .register(registry);
-    batchWrites =
-        DistributionSummary.builder(BATCH_WRITES)
+    bundleWrites =
+        DistributionSummary.builder(BUNDLE_WRITES)
             .description("Writes per broker message (group commit)")
             .publishPercentileHistogram()
             .minimumExpectedValue(1.0)
@@ -92,7 +92,7 @@ final class WriteStages implements PublishObserver {
   @Override
   public void messageConfirmed(int writes, long startNanos, long confirmedNanos) {
     messageConfirm.record(confirmedNanos - startNanos, TimeUnit.NANOSECONDS);
-    batchWrites.record(writes);
+    bundleWrites.record(writes);
   }
 
   @Override

@@ -56,7 +56,7 @@ public final class ConfirmedPublisher implements AutoCloseable {
               name,
               queue,
               broker,
-              new BatchGrouper(s.publishBatchMax(), s.publishBatchBytes()),
+              new BundleGrouper(s.publishBatchMax(), s.publishBatchBytes()),
               s.confirmTimeoutMs(),
               this,
               observer);
@@ -107,7 +107,7 @@ public final class ConfirmedPublisher implements AutoCloseable {
     return threads.size();
   }
 
-  /** Publisher threads busy with a group: publishing it, awaiting its confirm, answering it. */
+  /** Publisher threads busy with a bundle: publishing it, awaiting its confirm, answering it. */
   public int channelsInUse() {
     return channelsInUse.get();
   }

@@ -6,7 +6,7 @@ package org.albumstore.server.publish;
  * message and once per write, so implementations must be cheap and must not block or throw.
  *
  * <p>A write's life on the publisher side: enqueued ({@link PendingWrite#enqueuedNanos()}) → its
- * group starts ({@code startNanos}: a publisher thread, i.e. a channel, took it) → the broker's
+ * bundle starts ({@code startNanos}: a publisher thread, i.e. a channel, took it) → the broker's
  * confirm arrived ({@code confirmedNanos}) → its future completed and the callbacks that answer the
  * request returned ({@code answeredNanos}). Only confirmed writes are reported.
  */

@@ -18,16 +18,16 @@ import org.albumstore.common.config.DatabaseSettings;
 import org.albumstore.common.db.Databases;
 import org.albumstore.common.db.Schema;
 import org.albumstore.common.tls.TlsFailures;
-import org.albumstore.consumer.amqp.ChannelWorker;
 import org.albumstore.consumer.amqp.DeadLetterPublisher;
 import org.albumstore.consumer.batch.BatchProcessor;
-import org.albumstore.consumer.metrics.ConsumerMeters;
+import org.albumstore.consumer.batch.ChannelWorker;
+import org.albumstore.consumer.metrics.ConsumerCounters;
+import org.albumstore.consumer.metrics.ConsumerMetrics;
 import org.albumstore.consumer.metrics.MetricsHttpServer;
 import org.albumstore.consumer.metrics.MetricsSettings;
+import org.albumstore.consumer.metrics.RateReporter;
 import org.albumstore.consumer.retry.OutageLog;
 import org.albumstore.consumer.sql.BatchWriter;
-import org.albumstore.consumer.stats.ConsumerMetrics;
-import org.albumstore.consumer.stats.RateReporter;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -53,8 +53,7 @@ public final class AlbumStoreConsumer implements AutoCloseable {
   static final int CONNECTION_CLOSE_MILLIS = 5_000;
   static final long DEAD_LETTER_CONFIRM_MILLIS = 5_000;
 
-  private final ConsumerMeters meters = new ConsumerMeters();
-  private final ConsumerMetrics metrics = new ConsumerMetrics(meters);
+  private final ConsumerMetrics metrics = new ConsumerMetrics();
   private final List<Connection> connections = new ArrayList<>();
   private final List<ChannelWorker> workers = new ArrayList<>();
   private final AtomicBoolean closed = new AtomicBoolean();
@@ -62,9 +61,7 @@ public final class AlbumStoreConsumer implements AutoCloseable {
   private MetricsHttpServer metricsServer;
   private RateReporter reporter;
 
-  private AlbumStoreConsumer() {
-    meters.bindCounters(metrics);
-  }
+  private AlbumStoreConsumer() {}
 
   /**
    * Opens the pool (and applies the schema if asked), declares the topology, opens the connections
@@ -105,7 +102,7 @@ public final class AlbumStoreConsumer implements AutoCloseable {
       throws IOException, TimeoutException, SQLException {
     LOG.info("starting: {}, {}, {}", settings, amqp, database);
     pool = Databases.pool(database, "albumstore-consumer", settings.dbPoolSize());
-    meters.bindPool(pool);
+    metrics.bindPool(pool);
     if (metricsSettings.enabled()) {
       metricsServer = serveMetrics(metricsSettings);
     }
@@ -174,7 +171,8 @@ public final class AlbumStoreConsumer implements AutoCloseable {
 
   private MetricsHttpServer serveMetrics(MetricsSettings s) throws IOException {
     try {
-      MetricsHttpServer server = MetricsHttpServer.start(s.bindAddress(), s.port(), meters::scrape);
+      MetricsHttpServer server =
+          MetricsHttpServer.start(s.bindAddress(), s.port(), metrics::scrape);
       LOG.info("metrics on http://{}:{}{}", s.bindAddress(), server.port(), MetricsHttpServer.PATH);
       return server;
     } catch (IOException e) {
@@ -194,11 +192,6 @@ public final class AlbumStoreConsumer implements AutoCloseable {
   /** The port of {@code GET /metrics}, or -1 when not served. */
   public int metricsPort() {
     return metricsServer == null ? -1 : metricsServer.port();
-  }
-
-  /** The consumer's metrics now, in the Prometheus text format (also when not served). */
-  public String scrapeMetrics() {
-    return meters.scrape();
   }
 
   /** Totals since start; safe to call at any time, also after close. */
@@ -231,7 +224,7 @@ public final class AlbumStoreConsumer implements AutoCloseable {
     if (metricsServer != null) {
       metricsServer.close();
     }
-    meters.close();
+    metrics.close();
     LOG.info("stopped: {}", metrics.snapshot());
   }
 

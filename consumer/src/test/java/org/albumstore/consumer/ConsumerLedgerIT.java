@@ -19,7 +19,7 @@ import org.albumstore.common.event.EventCodec;
 import org.albumstore.common.event.Review;
 import org.albumstore.common.event.Vote;
 import org.albumstore.common.event.WriteBundle;
-import org.albumstore.consumer.batch.Aggregate;
+import org.albumstore.consumer.sql.Aggregate;
 import org.albumstore.consumer.sql.BatchWriter;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;

@@ -33,7 +33,7 @@ import org.albumstore.common.config.Env;
 import org.albumstore.common.testing.ExternalTools;
 import org.albumstore.common.testing.TestServices;
 import org.albumstore.consumer.AlbumStoreConsumer;
-import org.albumstore.consumer.ConsumerCounters;
+import org.albumstore.consumer.metrics.ConsumerCounters;
 import org.albumstore.consumer.ConsumerSettings;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;

@@ -9,7 +9,7 @@ import java.util.Locale;
 import org.albumstore.common.config.AmqpSettings;
 import org.albumstore.common.config.DatabaseSettings;
 import org.albumstore.consumer.AlbumStoreConsumer;
-import org.albumstore.consumer.ConsumerCounters;
+import org.albumstore.consumer.metrics.ConsumerCounters;
 import org.albumstore.consumer.ConsumerSettings;
 import org.albumstore.embedded.Resolved;
 import org.albumstore.embedded.Source;

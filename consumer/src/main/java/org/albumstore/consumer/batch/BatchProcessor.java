@@ -14,12 +14,13 @@ import org.albumstore.common.event.WriteBundle;
 import org.albumstore.common.tls.TlsFailures;
 import org.albumstore.consumer.amqp.ArrivedDelivery;
 import org.albumstore.consumer.amqp.DeadLetterPublisher;
+import org.albumstore.consumer.metrics.ConsumerMetrics;
 import org.albumstore.consumer.retry.Backoff;
 import org.albumstore.consumer.retry.OutageLog;
+import org.albumstore.consumer.sql.Aggregate;
 import org.albumstore.consumer.sql.BatchWriter;
 import org.albumstore.consumer.sql.SqlErrors;
 import org.albumstore.consumer.sql.WriteResult;
-import org.albumstore.consumer.stats.ConsumerMetrics;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -161,16 +162,14 @@ public final class BatchProcessor {
         arrivedAtMillis = d.arrivedAtMillis();
         waitNanos = Math.max(0, attemptStart - d.arrivedNanos());
       }
-      metrics
-          .timings()
-          .messageCommitted(
-              m.bundle().size(),
-              m.bundle().publishedAtMillis(),
-              arrivedAtMillis,
-              waitNanos,
-              r.applyNanos(),
-              r.commitNanos(),
-              committedAtMillis);
+      metrics.messageCommitted(
+          m.bundle().size(),
+          m.bundle().publishedAtMillis(),
+          arrivedAtMillis,
+          waitNanos,
+          r.applyNanos(),
+          r.commitNanos(),
+          committedAtMillis);
     }
   }
 

@@ -1,4 +1,4 @@
-package org.albumstore.consumer.amqp;
+package org.albumstore.consumer.batch;
 
 import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.Delivery;
@@ -10,8 +10,9 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import org.albumstore.consumer.batch.BatchProcessor;
-import org.albumstore.consumer.stats.ConsumerMetrics;
+import org.albumstore.consumer.amqp.ArrivedDelivery;
+import org.albumstore.consumer.amqp.DeadLetterPublisher;
+import org.albumstore.consumer.metrics.ConsumerMetrics;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

@@ -11,9 +11,6 @@ package org.albumstore.server.publish;
  * request returned ({@code answeredNanos}). Only confirmed writes are reported.
  */
 public interface PublishObserver {
-  /** Reports nothing. */
-  PublishObserver NONE = new PublishObserver() {};
-
   /** One broker message carrying {@code writes} writes was confirmed. */
   default void messageConfirmed(int writes, long startNanos, long confirmedNanos) {}
 

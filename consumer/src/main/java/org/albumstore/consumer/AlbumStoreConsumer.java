@@ -45,7 +45,7 @@ import org.slf4j.LoggerFactory;
  * the pool, in that order, each wait bounded.
  */
 public final class AlbumStoreConsumer implements AutoCloseable {
-  private static final Logger LOG = LoggerFactory.getLogger(AlbumStoreConsumer.class);
+  private static final Logger log = LoggerFactory.getLogger(AlbumStoreConsumer.class);
 
   /** How long close() waits for all workers to finish their batch in hand. */
   static final long WORKER_EXIT_MILLIS = 15_000;
@@ -100,7 +100,7 @@ public final class AlbumStoreConsumer implements AutoCloseable {
       DatabaseSettings database,
       MetricsSettings metricsSettings)
       throws IOException, TimeoutException, SQLException {
-    LOG.info("starting: {}, {}, {}", settings, amqp, database);
+    log.info("starting: {}, {}, {}", settings, amqp, database);
     pool = Databases.pool(database, "albumstore-consumer", settings.dbPoolSize());
     metrics.bindPool(pool);
     if (metricsSettings.enabled()) {
@@ -114,7 +114,7 @@ public final class AlbumStoreConsumer implements AutoCloseable {
         throw new SQLException(
             "database " + database.jdbcUrl() + ": " + TlsFailures.describe(e), e.getSQLState(), e);
       }
-      LOG.info("schema applied to {}", database.jdbcUrl());
+      log.info("schema applied to {}", database.jdbcUrl());
     }
     BatchWriter writer = new BatchWriter(pool);
     OutageLog databaseOutages = new OutageLog("database writes");
@@ -158,7 +158,7 @@ public final class AlbumStoreConsumer implements AutoCloseable {
       }
     }
     reporter = new RateReporter(metrics, settings.statsIntervalSeconds());
-    LOG.info(
+    log.info(
         "consuming {} with {} connections x {} channels, prefetch {}, batches of up to {} (wait {}"
             + " ms)",
         amqp.queue(),
@@ -173,7 +173,7 @@ public final class AlbumStoreConsumer implements AutoCloseable {
     try {
       MetricsHttpServer server =
           MetricsHttpServer.start(s.bindAddress(), s.port(), metrics::scrape);
-      LOG.info("metrics on http://{}:{}{}", s.bindAddress(), server.port(), MetricsHttpServer.PATH);
+      log.info("metrics on http://{}:{}{}", s.bindAddress(), server.port(), MetricsHttpServer.PATH);
       return server;
     } catch (IOException e) {
       throw new IOException(
@@ -205,7 +205,7 @@ public final class AlbumStoreConsumer implements AutoCloseable {
     if (!closed.compareAndSet(false, true)) {
       return;
     }
-    LOG.info("stopping: finishing the batches in hand");
+    log.info("stopping: finishing the batches in hand");
     workers.forEach(ChannelWorker::cancel);
     workers.forEach(ChannelWorker::requestStop);
     awaitWorkers();
@@ -225,7 +225,7 @@ public final class AlbumStoreConsumer implements AutoCloseable {
       metricsServer.close();
     }
     metrics.close();
-    LOG.info("stopped: {}", metrics.snapshot());
+    log.info("stopped: {}", metrics.snapshot());
   }
 
   private void awaitWorkers() {
@@ -234,17 +234,17 @@ public final class AlbumStoreConsumer implements AutoCloseable {
       for (ChannelWorker w : workers) {
         long left = (deadline - System.nanoTime()) / 1_000_000;
         if (!w.awaitExit(left)) {
-          LOG.warn("{} did not finish within {} ms; interrupting it", w.name(), WORKER_EXIT_MILLIS);
+          log.warn("{} did not finish within {} ms; interrupting it", w.name(), WORKER_EXIT_MILLIS);
           w.interrupt();
           if (!w.awaitExit(2_000)) {
-            LOG.warn(
+            log.warn(
                 "{} still running; its messages are requeued when its channel closes", w.name());
           }
         }
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      LOG.warn("interrupted while waiting for workers; closing anyway");
+      log.warn("interrupted while waiting for workers; closing anyway");
     }
   }
 
@@ -252,7 +252,7 @@ public final class AlbumStoreConsumer implements AutoCloseable {
     try {
       c.close(CONNECTION_CLOSE_MILLIS);
     } catch (IOException | RuntimeException e) {
-      LOG.warn("closing {} failed, aborting it: {}", c.getClientProvidedName(), e.toString());
+      log.warn("closing {} failed, aborting it: {}", c.getClientProvidedName(), e.toString());
       c.abort(CONNECTION_CLOSE_MILLIS);
     }
   }

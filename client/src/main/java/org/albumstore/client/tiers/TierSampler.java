@@ -22,7 +22,7 @@ import org.slf4j.LoggerFactory;
  * says why, the run goes on.
  */
 public final class TierSampler {
-  private static final Logger LOG = LoggerFactory.getLogger(TierSampler.class);
+  private static final Logger log = LoggerFactory.getLogger(TierSampler.class);
   private static final String NONE = "none";
   private static final String HTTP_REQUESTS =
       MetricNames.prometheusTimer(MetricNames.HTTP_REQUESTS);
@@ -121,7 +121,7 @@ public final class TierSampler {
       problem = "interrupted while reading " + endpoint.url();
     }
     String note = side + " metrics n/a: " + problem;
-    LOG.warn("{}; the time-per-tier table will lack the {} rows", note, side);
+    log.warn("{}; the time-per-tier table will lack the {} rows", note, side);
     notes.add(note);
     return null;
   }

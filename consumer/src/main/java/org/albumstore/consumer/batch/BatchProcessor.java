@@ -43,7 +43,7 @@ import org.slf4j.LoggerFactory;
  * again (idempotent albums, review ledger). One instance per worker thread.
  */
 public final class BatchProcessor {
-  private static final Logger LOG = LoggerFactory.getLogger(BatchProcessor.class);
+  private static final Logger log = LoggerFactory.getLogger(BatchProcessor.class);
 
   private final BatchWriter writer;
   private final DeadLetterPublisher deadLetters;
@@ -109,7 +109,7 @@ public final class BatchProcessor {
       write(valid);
     } catch (Poison batchFailure) {
       if (valid.size() > 1) {
-        LOG.warn(
+        log.warn(
             "the database rejected a batch of {} messages ({}); applying them one by one to find"
                 + " the cause",
             valid.size(),
@@ -181,7 +181,7 @@ public final class BatchProcessor {
         broker.succeeded();
         metrics.deadLettered();
         String id = r.delivery().getProperties().getMessageId();
-        LOG.warn("dead-lettered message {}: {}", id == null ? "(no message-id)" : id, r.reason());
+        log.warn("dead-lettered message {}: {}", id == null ? "(no message-id)" : id, r.reason());
         return;
       } catch (IOException | TimeoutException | RuntimeException e) {
         broker.failed("dead-letter publish: " + e);

@@ -9,8 +9,8 @@ import java.util.ArrayList;
 import java.util.List;
 import org.albumstore.client.check.Threshold;
 import org.albumstore.client.http.TransportKind;
+import org.albumstore.client.report.RunSummary;
 import org.albumstore.client.workload.Workload;
-import org.albumstore.client.workload.WriterLoop;
 import org.albumstore.common.config.AmqpSettings;
 import org.albumstore.common.config.Defaults;
 import org.albumstore.common.config.Env;
@@ -116,7 +116,7 @@ final class ConfigResolver {
     int iters =
         c.iterations != null
             ? c.iterations
-            : timed ? WriterLoop.UNBOUNDED : ClientCommand.DEFAULT_ITERATIONS;
+            : timed ? RunSummary.UNBOUNDED_ITERATIONS : ClientCommand.DEFAULT_ITERATIONS;
     atLeast("--iterations", iters, 1);
     List<Threshold> thresholds = new ArrayList<>();
     thresholds(thresholds, Threshold.Metric.MAX_P99, c.maxP99);

@@ -1,5 +1,6 @@
 package org.albumstore.local;
 
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
 import com.tngtech.archunit.core.importer.ImportOption;
@@ -27,6 +28,24 @@ class ArchitectureTest {
   @ArchTest
   static final ArchRule packagesAreFreeOfCycles =
       slices().matching("org.albumstore.(**)").should().beFreeOfCycles();
+
+  /**
+   * The client's reports and checks render and judge what a run recorded (its statistics, tier
+   * table, verification result, and the files in its output folder); they never reach into what
+   * generates the load, so they can be read, tested and changed without it. See client/README.md.
+   */
+  @ArchTest
+  static final ArchRule clientReportsDoNotDependOnLoadGeneration =
+      noClasses()
+          .that()
+          .resideInAnyPackage("org.albumstore.client.report..", "org.albumstore.client.check..")
+          .should()
+          .dependOnClassesThat()
+          .resideInAnyPackage(
+              "org.albumstore.client",
+              "org.albumstore.client.http..",
+              "org.albumstore.client.workload..",
+              "org.albumstore.client.broker..");
 
   /** The embedded module's test-jar (TestServices, ExternalTools) is test code too. */
   static final class DoNotIncludeTestJars implements ImportOption {

@@ -65,7 +65,11 @@ public final class FillQueue {
       for (int i = from; i < to; i++) {
         Vote vote = i % 3 == 2 ? Vote.DISLIKE : Vote.LIKE;
         WriteBundle b =
-            EventCodec.reviews(List.of(new Review(UUID.randomUUID(), "bench-" + (i % albums), vote)));
+            new WriteBundle(
+                EventCodec.VERSION,
+                System.currentTimeMillis(),
+                List.of(),
+                List.of(new Review(UUID.randomUUID(), "bench-" + (i % albums), vote)));
         ch.basicPublish(
             amqp.exchange(), Topology.ROUTING_KEY, EventCodec.properties(b), EventCodec.encode(b));
         if ((i - from + 1) % 2000 == 0) {

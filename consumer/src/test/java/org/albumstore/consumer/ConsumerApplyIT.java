@@ -21,6 +21,7 @@ import org.albumstore.common.event.NewAlbum;
 import org.albumstore.common.event.Review;
 import org.albumstore.common.event.Vote;
 import org.albumstore.common.event.WriteBundle;
+import org.albumstore.common.testing.Bundles;
 import org.albumstore.consumer.metrics.ConsumerCounters;
 import org.albumstore.consumer.sql.Aggregate;
 import org.albumstore.consumer.sql.BatchWriter;
@@ -68,7 +69,7 @@ class ConsumerApplyIT {
             List.of(new NewAlbum(a0, profile, image), new NewAlbum(a1, profile, new byte[] {7})),
             List.of(review(a0, Vote.LIKE), review(a0, Vote.LIKE), review(a1, Vote.DISLIKE))));
     f.publish(
-        EventCodec.reviews(
+        Bundles.reviews(
             List.of(
                 review(a0, Vote.LIKE),
                 review(a0, Vote.DISLIKE),
@@ -135,7 +136,7 @@ class ConsumerApplyIT {
       int album = n % 10;
       Vote vote = n % 3 == 0 ? Vote.DISLIKE : Vote.LIKE;
       expected[album][vote == Vote.LIKE ? 0 : 1]++;
-      messages.add(EventCodec.reviews(List.of(review(f.album(album), vote))));
+      messages.add(Bundles.reviews(List.of(review(f.album(album), vote))));
     }
     f.publishAll(messages);
 
@@ -181,7 +182,7 @@ class ConsumerApplyIT {
   void messagesAppliedButNotAcknowledgedAreNotCountedAgainWhenRedelivered() throws Exception {
     List<WriteBundle> messages = new ArrayList<>();
     for (int n = 0; n < 100; n++) {
-      messages.add(EventCodec.reviews(List.of(review(f.album(n % 4), Vote.LIKE))));
+      messages.add(Bundles.reviews(List.of(review(f.album(n % 4), Vote.LIKE))));
     }
     f.publishAll(messages);
 

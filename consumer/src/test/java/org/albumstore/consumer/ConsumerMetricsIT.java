@@ -19,6 +19,7 @@ import org.albumstore.common.event.NewAlbum;
 import org.albumstore.common.event.Review;
 import org.albumstore.common.event.Vote;
 import org.albumstore.common.event.WriteBundle;
+import org.albumstore.common.testing.Bundles;
 import org.albumstore.common.testing.Scrapes;
 import org.albumstore.consumer.metrics.MetricsSettings;
 import org.junit.jupiter.api.AfterEach;
@@ -129,7 +130,7 @@ class ConsumerMetricsIT {
       for (int k = 0; k < 3; k++) {
         three.add(review(f.album(n % 4), Vote.LIKE));
       }
-      messages.add(EventCodec.reviews(three));
+      messages.add(Bundles.reviews(three));
     }
     String a = f.album(9);
     messages.add(

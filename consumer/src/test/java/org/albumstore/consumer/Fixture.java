@@ -21,6 +21,7 @@ import org.albumstore.common.event.EventCodec;
 import org.albumstore.common.event.Review;
 import org.albumstore.common.event.Vote;
 import org.albumstore.common.event.WriteBundle;
+import org.albumstore.common.testing.Bundles;
 import org.albumstore.common.testing.TestServices;
 
 /**
@@ -97,7 +98,7 @@ final class Fixture implements AutoCloseable {
    */
   void publishLikes(int count, int albums, int window) throws Exception {
     for (int n = 0; n < count; n++) {
-      WriteBundle b = EventCodec.reviews(List.of(review(album(n % albums), Vote.LIKE)));
+      WriteBundle b = Bundles.reviews(List.of(review(album(n % albums), Vote.LIKE)));
       publisher.basicPublish(
           amqp.exchange(), Topology.ROUTING_KEY, EventCodec.properties(b), EventCodec.encode(b));
       if ((n + 1) % window == 0) {

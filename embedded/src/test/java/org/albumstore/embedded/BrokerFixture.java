@@ -18,6 +18,7 @@ import org.albumstore.common.event.EventCodec;
 import org.albumstore.common.event.Review;
 import org.albumstore.common.event.Vote;
 import org.albumstore.common.event.WriteBundle;
+import org.albumstore.common.testing.Bundles;
 import org.albumstore.common.testing.TestServices;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -76,7 +77,7 @@ abstract class BrokerFixture {
   }
 
   static WriteBundle batch() {
-    return EventCodec.reviews(List.of(new Review(UUID.randomUUID(), "album-1", Vote.LIKE)));
+    return Bundles.reviews(List.of(new Review(UUID.randomUUID(), "album-1", Vote.LIKE)));
   }
 
   void publishConfirmed(Channel ch, int count) throws Exception {

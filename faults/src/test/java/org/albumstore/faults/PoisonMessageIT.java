@@ -28,6 +28,7 @@ import org.albumstore.faults.harness.Summary;
 import org.albumstore.faults.harness.WriteLoad;
 import org.apache.hc.core5.util.Timeout;
 import org.junit.jupiter.api.Test;
+import org.albumstore.common.testing.Bundles;
 
 /**
  * Scenario 5: while a load runs through the server, messages that can never be applied
@@ -65,7 +66,7 @@ class PoisonMessageIT {
               // confirm.
               String album = stack.runId + "-direct-" + p.kind() + "-" + round;
               WriteBundle good =
-                  EventCodec.reviews(List.of(new Review(UUID.randomUUID(), album, Vote.DISLIKE)));
+                  Bundles.reviews(List.of(new Review(UUID.randomUUID(), album, Vote.DISLIKE)));
               publish(ch, stack, EventCodec.encode(good), EventCodec.properties(good));
               load.ledger().album(album).reviewAcked(Vote.DISLIKE);
               Thread.sleep(30);

@@ -7,7 +7,6 @@ import com.rabbitmq.client.AMQP;
 import java.io.IOException;
 import java.util.Date;
 import java.util.HashSet;
-import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
@@ -118,11 +117,6 @@ public final class EventCodec {
         throw new InvalidMessageException("review " + r.eventId() + " is neither like nor dislike");
       }
     }
-  }
-
-  /** For tests and tools: a bundle of reviews only, stamped now. */
-  public static WriteBundle reviews(List<Review> reviews) {
-    return new WriteBundle(VERSION, System.currentTimeMillis(), List.of(), reviews);
   }
 
   private static String firstLine(String s) {

@@ -12,6 +12,7 @@ import org.albumstore.common.event.NewAlbum;
 import org.albumstore.common.event.Review;
 import org.albumstore.common.event.Vote;
 import org.albumstore.common.event.WriteBundle;
+import org.albumstore.common.testing.Bundles;
 import org.junit.jupiter.api.Test;
 
 class AggregateTest {
@@ -33,7 +34,7 @@ class AggregateTest {
   void deltasAreSummedPerAlbumAcrossMessages() {
     List<Review> first = List.of(like("b"), like("a"), dislike("b"));
     List<Review> second = List.of(like("b"), dislike("a"), dislike("a"));
-    Aggregate a = Aggregate.of(List.of(EventCodec.reviews(first), EventCodec.reviews(second)));
+    Aggregate a = Aggregate.of(List.of(Bundles.reviews(first), Bundles.reviews(second)));
 
     List<Review> all = new ArrayList<>(first);
     all.addAll(second);
@@ -48,7 +49,7 @@ class AggregateTest {
     Review seenBefore = like("a");
     Review fresh1 = like("a");
     Review fresh2 = dislike("c");
-    Aggregate a = Aggregate.of(List.of(EventCodec.reviews(List.of(seenBefore, fresh1, fresh2))));
+    Aggregate a = Aggregate.of(List.of(Bundles.reviews(List.of(seenBefore, fresh1, fresh2))));
 
     assertThat(a.deltasFor(List.of(fresh1.eventId(), fresh2.eventId())))
         .containsExactly(new AlbumDelta("a", 1, 0), new AlbumDelta("c", 0, 1));
@@ -58,7 +59,7 @@ class AggregateTest {
   @Test
   void eventIdsNotInTheBatchOrListedTwiceCountOnceOrNotAtAll() {
     Review r = like("a");
-    Aggregate a = Aggregate.of(List.of(EventCodec.reviews(List.of(r))));
+    Aggregate a = Aggregate.of(List.of(Bundles.reviews(List.of(r))));
 
     assertThat(a.deltasFor(List.of(r.eventId(), r.eventId(), UUID.randomUUID())))
         .containsExactly(new AlbumDelta("a", 1, 0));
@@ -105,7 +106,7 @@ class AggregateTest {
             new Review(high, "a", Vote.LIKE),
             new Review(low, "a", Vote.LIKE),
             new Review(mid, "a", Vote.LIKE));
-    Aggregate a = Aggregate.of(List.of(EventCodec.reviews(reviews)));
+    Aggregate a = Aggregate.of(List.of(Bundles.reviews(reviews)));
 
     assertThat(a.ledgerIds()).containsExactly(low, mid, high);
     assertThat(high.compareTo(low)).isNegative(); // why the custom order is needed
@@ -114,7 +115,7 @@ class AggregateTest {
   @Test
   void deltasAreSortedByAlbumIdWhateverTheArrivalOrder() {
     List<Review> reviews = List.of(like("z"), like("m"), like("A"), like("0"), like("m"));
-    Aggregate a = Aggregate.of(List.of(EventCodec.reviews(reviews)));
+    Aggregate a = Aggregate.of(List.of(Bundles.reviews(reviews)));
 
     assertThat(a.deltasFor(Set.copyOf(ids(reviews))))
         .extracting(AlbumDelta::albumId)
@@ -171,7 +172,7 @@ class AggregateTest {
   @Test
   void reviewsOfAMessageWithoutAnIdAreRecordedByEventIdEvenWhenMarkedUnkeyed() {
     Review r = unkeyed("x", Vote.LIKE);
-    Aggregate a = Aggregate.of(List.of(EventCodec.reviews(List.of(r))));
+    Aggregate a = Aggregate.of(List.of(Bundles.reviews(List.of(r))));
 
     assertThat(a.ledgerIds()).containsExactly(r.eventId());
   }

@@ -40,7 +40,7 @@ class SharedTestServicesIT {
           Channel ch = c.createChannel()) {
         ch.confirmSelect();
         WriteBundle batch =
-            EventCodec.reviews(List.of(new Review(UUID.randomUUID(), "ts-it-1", Vote.DISLIKE)));
+            Bundles.reviews(List.of(new Review(UUID.randomUUID(), "ts-it-1", Vote.DISLIKE)));
         ch.basicPublish(
             s.exchange(),
             Topology.ROUTING_KEY,

@@ -12,6 +12,7 @@ import org.albumstore.common.event.NewAlbum;
 import org.albumstore.common.event.Review;
 import org.albumstore.common.event.Vote;
 import org.albumstore.common.event.WriteBundle;
+import org.albumstore.common.testing.Bundles;
 
 /**
  * Bodies that can never be applied, by kind: undecodable, of an unknown version, or decodable with
@@ -27,7 +28,7 @@ public final class PoisonMessages {
   public static List<Poison> all() {
     String albumId = "poison-" + UUID.randomUUID().toString().substring(0, 8);
     String valid =
-        json(EventCodec.reviews(List.of(new Review(UUID.randomUUID(), albumId, Vote.LIKE))));
+        json(Bundles.reviews(List.of(new Review(UUID.randomUUID(), albumId, Vote.LIKE))));
     String validAlbum =
         json(
             new WriteBundle(

@@ -368,6 +368,16 @@ class ClientRunTest {
   }
 
   @Test
+  void aRunStoppedBeforeItStartsNeverSendsARequest() throws Exception {
+    ClientRun client = client("--threads", "1", "--iterations", "5", "--no-progress");
+    client.stop(java.time.Duration.ofSeconds(1));
+
+    assertThat(client.execute().exitCode()).isEqualTo(130);
+    assertThat(server.albums()).isZero();
+    assertThat(err.toString(StandardCharsets.UTF_8)).contains("stopped before the run started");
+  }
+
+  @Test
   void aStoppedRunEndsEarlyAndStillWritesItsReport() throws Exception {
     ClientResult[] result = new ClientResult[1];
     ClientRun client = client("--threads", "2", "--iterations", "1000000", "--no-progress");

@@ -18,6 +18,7 @@ import org.albumstore.common.event.EventCodec;
 import org.albumstore.common.event.Review;
 import org.albumstore.common.event.Vote;
 import org.albumstore.common.event.WriteBundle;
+import org.albumstore.common.testing.Bundles;
 import org.albumstore.faults.harness.ApiClient;
 import org.albumstore.faults.harness.Finish;
 import org.albumstore.faults.harness.LoadChecks;
@@ -28,7 +29,6 @@ import org.albumstore.faults.harness.Summary;
 import org.albumstore.faults.harness.WriteLoad;
 import org.apache.hc.core5.util.Timeout;
 import org.junit.jupiter.api.Test;
-import org.albumstore.common.testing.Bundles;
 
 /**
  * Scenario 5: while a load runs through the server, messages that can never be applied

@@ -9,7 +9,7 @@ import org.albumstore.common.config.Env;
 import org.albumstore.common.event.EventCodec;
 import org.albumstore.common.event.Review;
 import org.albumstore.common.event.Vote;
-import org.albumstore.common.event.WriteBatch;
+import org.albumstore.common.event.WriteBundle;
 
 /**
  * Fills a queue with N single-review messages exactly as the server publishes them under light
@@ -64,8 +64,12 @@ public final class FillQueue {
       ch.confirmSelect();
       for (int i = from; i < to; i++) {
         Vote vote = i % 3 == 2 ? Vote.DISLIKE : Vote.LIKE;
-        WriteBatch b =
-            EventCodec.reviews(List.of(new Review(UUID.randomUUID(), "bench-" + (i % albums), vote)));
+        WriteBundle b =
+            new WriteBundle(
+                EventCodec.VERSION,
+                System.currentTimeMillis(),
+                List.of(),
+                List.of(new Review(UUID.randomUUID(), "bench-" + (i % albums), vote)));
         ch.basicPublish(
             amqp.exchange(), Topology.ROUTING_KEY, EventCodec.properties(b), EventCodec.encode(b));
         if ((i - from + 1) % 2000 == 0) {

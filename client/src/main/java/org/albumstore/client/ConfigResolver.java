@@ -11,8 +11,8 @@ import java.util.Map;
 import java.util.Objects;
 import org.albumstore.client.check.Threshold;
 import org.albumstore.client.http.TransportKind;
+import org.albumstore.client.report.RunSummary;
 import org.albumstore.client.workload.Workload;
-import org.albumstore.client.workload.WriterLoop;
 import org.albumstore.common.config.AmqpSettings;
 import org.albumstore.common.config.Env;
 import org.albumstore.common.config.Setting;
@@ -119,7 +119,7 @@ final class ConfigResolver {
     int iters =
         c.iterations != null
             ? c.iterations
-            : timed ? WriterLoop.UNBOUNDED : ClientCommand.DEFAULT_ITERATIONS;
+            : timed ? RunSummary.UNBOUNDED_ITERATIONS : ClientCommand.DEFAULT_ITERATIONS;
     atLeast("--iterations", iters, 1);
     List<Threshold> thresholds = new ArrayList<>();
     thresholds(thresholds, Threshold.Metric.MAX_P99, c.maxP99);

@@ -18,7 +18,6 @@ import org.albumstore.client.broker.BrokerSampler;
 import org.albumstore.client.broker.DrainWaiter;
 import org.albumstore.client.broker.ManagementApiProbe;
 import org.albumstore.client.broker.QueueProbe;
-import org.albumstore.client.broker.QueueSample;
 import org.albumstore.client.http.AlbumImage;
 import org.albumstore.client.http.AlbumStoreClient;
 import org.albumstore.client.http.ApiRequest;
@@ -33,6 +32,7 @@ import org.albumstore.client.report.RunSummary;
 import org.albumstore.client.report.TimelineCsv;
 import org.albumstore.client.stats.IntervalLogs;
 import org.albumstore.client.stats.IntervalSink;
+import org.albumstore.client.stats.QueueSample;
 import org.albumstore.client.stats.RequestObserver;
 import org.albumstore.client.stats.RunClock;
 import org.albumstore.client.stats.RunStatistics;
@@ -70,7 +70,7 @@ import org.slf4j.LoggerFactory;
  * report of what ran is still written.
  */
 final class LoadRun {
-  private static final Logger LOG = LoggerFactory.getLogger(LoadRun.class);
+  private static final Logger log = LoggerFactory.getLogger(LoadRun.class);
   private static final int CSV_BUFFER_ROWS = 65_536;
   private static final int RECENT_ALBUMS = 65_536;
 
@@ -130,7 +130,7 @@ final class LoadRun {
     RunClock clock = RunClock.start();
     RunStatistics stats = new RunStatistics();
     RunReporter reporter = new RunReporter(cfg, runId, startedAt, image, dir);
-    LOG.info("run {}: {} -> {}", runId, cfg, dir);
+    log.info("run {}: {} -> {}", runId, cfg, dir);
 
     int loadThreads =
         Math.max(cfg.writers(), cfg.startupPhase() ? ClientCommand.STARTUP_THREADS : 0);
@@ -146,7 +146,7 @@ final class LoadRun {
       IdempotencyKeys keys = new IdempotencyKeys(runId);
       Writers unmeasured = writers(transport, RequestObserver.NONE, image);
       if (cfg.startupPhase()) {
-        LOG.info(
+        log.info(
             "start-up phase: {} threads x {} iterations",
             ClientCommand.STARTUP_THREADS,
             ClientCommand.STARTUP_ITERATIONS);
@@ -160,7 +160,7 @@ final class LoadRun {
             recent);
       }
       if (cfg.warmupIterations() > 0) {
-        LOG.info("warm-up: {} threads x {} iterations", cfg.groupSize(), cfg.warmupIterations());
+        log.info("warm-up: {} threads x {} iterations", cfg.groupSize(), cfg.warmupIterations());
         runUnmeasured(
             unmeasured, "w", cfg.groupSize(), cfg.warmupIterations(), keys, ledger, recent);
       }
@@ -214,7 +214,7 @@ final class LoadRun {
       QueueSample atEnd = sampler.latest();
       // What this client was told, for 'merge' to verify the union of several clients' writes.
       LedgerFile.write(ledger, reporter.acknowledgedCsv());
-      LOG.info("load finished after {} s", String.format(Locale.ROOT, "%.1f", times.seconds()));
+      log.info("load finished after {} s", String.format(Locale.ROOT, "%.1f", times.seconds()));
 
       DrainWaiter.Result drain = new DrainWaiter.Result(DrainWaiter.Status.NOT_AWAITED, null);
       RunSummary.Verification verification;
@@ -412,17 +412,17 @@ final class LoadRun {
     return new WorkloadListener() {
       @Override
       public void groupStarted(int group, int threads) {
-        LOG.info("thread group {}/{} started ({} threads)", group + 1, cfg.groups(), threads);
+        log.info("thread group {}/{} started ({} threads)", group + 1, cfg.groups(), threads);
       }
 
       @Override
       public void readersStarted(int readers) {
-        LOG.info("first group finished: {} GET threads started", readers);
+        log.info("first group finished: {} GET threads started", readers);
       }
 
       @Override
       public void writersFinished() {
-        LOG.info("all writer threads finished");
+        log.info("all writer threads finished");
       }
     };
   }

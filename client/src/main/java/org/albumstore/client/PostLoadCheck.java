@@ -27,7 +27,7 @@ import org.slf4j.LoggerFactory;
  */
 final class PostLoadCheck {
   static final Duration SETTLE = Duration.ofSeconds(10);
-  private static final Logger LOG = LoggerFactory.getLogger(PostLoadCheck.class);
+  private static final Logger log = LoggerFactory.getLogger(PostLoadCheck.class);
 
   private final ClientConfig cfg;
   private final Sleeper sleeper;
@@ -67,7 +67,7 @@ final class PostLoadCheck {
         note = "no complete queue figures; counts polled until they agreed or the drain timeout";
       }
     }
-    LOG.info("verifying {} albums ({})", ledger.albums(), note);
+    log.info("verifying {} albums ({})", ledger.albums(), note);
     // Its own client: these reads are not part of the load's statistics, and an album that
     // disagrees is re-read by the verifier's loop rather than by quick retries.
     AlbumStoreClient reader =

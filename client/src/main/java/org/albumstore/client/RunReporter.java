@@ -15,13 +15,11 @@ import java.util.Map;
 import org.HdrHistogram.Histogram;
 import org.albumstore.client.broker.BrokerSampler;
 import org.albumstore.client.broker.DrainWaiter;
-import org.albumstore.client.broker.QueueSample;
 import org.albumstore.client.check.Comparison;
 import org.albumstore.client.check.ThresholdResult;
 import org.albumstore.client.check.Thresholds;
 import org.albumstore.client.check.Timelines;
 import org.albumstore.client.http.AlbumImage;
-import org.albumstore.client.http.RequestType;
 import org.albumstore.client.report.ChartRenderer;
 import org.albumstore.client.report.ConsoleReport;
 import org.albumstore.client.report.HtmlReport;
@@ -29,6 +27,8 @@ import org.albumstore.client.report.JsonSummary;
 import org.albumstore.client.report.RunSummary;
 import org.albumstore.client.report.SpectrumChart;
 import org.albumstore.client.report.StepsCsv;
+import org.albumstore.client.stats.QueueSample;
+import org.albumstore.client.stats.RequestType;
 import org.albumstore.client.stats.RunStatistics;
 import org.albumstore.client.stats.StepRow;
 import org.albumstore.client.stats.TimelineRow;
@@ -52,7 +52,7 @@ final class RunReporter {
   static final DateTimeFormatter RUN_ID_TIME =
       DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss").withZone(ZoneId.systemDefault());
   private static final String TIMELINE_CSV = "timeline.csv";
-  private static final Logger LOG = LoggerFactory.getLogger(RunReporter.class);
+  private static final Logger log = LoggerFactory.getLogger(RunReporter.class);
 
   private final ClientConfig cfg;
   private final String runId;
@@ -149,7 +149,7 @@ final class RunReporter {
       png = ChartRenderer.png(timeline, "Album Store run " + runId);
       Files.write(chart, png);
     } catch (IOException | RuntimeException | Error e) {
-      LOG.warn("chart not drawn: {}", e.toString());
+      log.warn("chart not drawn: {}", e.toString());
     }
     Path spectrum = dir.resolve("spectrum.png");
     byte[] spectrumPng = null;
@@ -157,7 +157,7 @@ final class RunReporter {
       spectrumPng = SpectrumChart.png(spectrumSeries(stats), "Latency by percentile, run " + runId);
       Files.write(spectrum, spectrumPng);
     } catch (IOException | RuntimeException | Error e) {
-      LOG.warn("percentile spectrum not drawn: {}", e.toString());
+      log.warn("percentile spectrum not drawn: {}", e.toString());
     }
     summary =
         summary.withOutputs(
@@ -210,7 +210,7 @@ final class RunReporter {
           rows,
           Timelines.series(timelineCsv()));
     } catch (IOException | RuntimeException e) {
-      LOG.warn("baseline {} not compared: {}", cfg.baseline(), e.toString());
+      log.warn("baseline {} not compared: {}", cfg.baseline(), e.toString());
       return null;
     }
   }

@@ -13,8 +13,8 @@ import java.time.LocalDateTime;
 import java.util.Map;
 import org.albumstore.client.check.Threshold;
 import org.albumstore.client.http.TransportKind;
+import org.albumstore.client.report.RunSummary;
 import org.albumstore.client.workload.Workload;
-import org.albumstore.client.workload.WriterLoop;
 import org.albumstore.common.config.CommonSettings;
 import org.albumstore.common.config.Env;
 import org.junit.jupiter.api.Test;
@@ -249,7 +249,7 @@ class ClientCommandTest {
   void aDurationAloneLeavesTheIterationsUnboundedAndBothTogetherKeepTheIterations() {
     ClientConfig timed = parse("--duration", "2.5");
     assertThat(timed.duration()).isEqualTo(Duration.ofMillis(2500));
-    assertThat(timed.iterations()).isEqualTo(WriterLoop.UNBOUNDED);
+    assertThat(timed.iterations()).isEqualTo(RunSummary.UNBOUNDED_ITERATIONS);
     ClientConfig both = parse("--duration", "30", "--iterations", "7");
     assertThat(both.duration()).isEqualTo(Duration.ofSeconds(30));
     assertThat(both.iterations()).isEqualTo(7);
@@ -262,7 +262,7 @@ class ClientCommandTest {
     assertThat(c.rateSteps()).containsExactly(1000.0, 2000.0, 4000.0);
     assertThat(c.stepDuration()).isEqualTo(Duration.ofSeconds(5));
     assertThat(c.duration()).isEqualTo(Duration.ofSeconds(15));
-    assertThat(c.iterations()).isEqualTo(WriterLoop.UNBOUNDED);
+    assertThat(c.iterations()).isEqualTo(RunSummary.UNBOUNDED_ITERATIONS);
     assertThat(parse("--rate-steps", "10,20", "--duration", "60").duration())
         .isEqualTo(Duration.ofSeconds(60));
     assertThatThrownBy(() -> parse("--rate-steps", "10", "--rate", "5"))

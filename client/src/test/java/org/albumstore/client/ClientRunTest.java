@@ -15,10 +15,10 @@ import org.HdrHistogram.Histogram;
 import org.HdrHistogram.HistogramLogReader;
 import org.albumstore.client.check.Comparison;
 import org.albumstore.client.check.ThresholdResult;
-import org.albumstore.client.http.RequestType;
 import org.albumstore.client.report.JsonSummary;
 import org.albumstore.client.report.RunSummary;
 import org.albumstore.client.stats.IntervalLogs;
+import org.albumstore.client.stats.RequestType;
 import org.albumstore.client.stats.StepRow;
 import org.albumstore.client.testing.StandInAlbumStore;
 import org.albumstore.common.config.Env;
@@ -49,6 +49,10 @@ class ClientRunTest {
   }
 
   private ClientResult run(String... extra) {
+    return client(extra).execute();
+  }
+
+  private ClientRun client(String... extra) {
     List<String> args =
         new java.util.ArrayList<>(
             List.of(
@@ -65,7 +69,7 @@ class ClientRunTest {
                 "--drain-timeout",
                 "3"));
     args.addAll(List.of(extra));
-    return ClientMain.execute(
+    return new ClientRun(
         Env.of(Map.of()),
         new PrintStream(out, true, StandardCharsets.UTF_8),
         new PrintStream(err, true, StandardCharsets.UTF_8),
@@ -364,17 +368,26 @@ class ClientRunTest {
   }
 
   @Test
+  void aRunStoppedBeforeItStartsNeverSendsARequest() throws Exception {
+    ClientRun client = client("--threads", "1", "--iterations", "5", "--no-progress");
+    client.stop(java.time.Duration.ofSeconds(1));
+
+    assertThat(client.execute().exitCode()).isEqualTo(130);
+    assertThat(server.albums()).isZero();
+    assertThat(err.toString(StandardCharsets.UTF_8)).contains("stopped before the run started");
+  }
+
+  @Test
   void aStoppedRunEndsEarlyAndStillWritesItsReport() throws Exception {
     ClientResult[] result = new ClientResult[1];
-    Thread run =
-        new Thread(
-            () -> result[0] = run("--threads", "2", "--iterations", "1000000", "--no-progress"));
+    ClientRun client = client("--threads", "2", "--iterations", "1000000", "--no-progress");
+    Thread run = new Thread(() -> result[0] = client.execute());
     run.start();
     long deadline = System.nanoTime() + 30_000_000_000L;
     while (server.albums() < 5 && System.nanoTime() < deadline) {
       Thread.sleep(10);
     }
-    ClientMain.stopRunning(java.time.Duration.ofSeconds(30));
+    client.stop(java.time.Duration.ofSeconds(30));
     run.join(30_000);
     assertThat(run.isAlive()).isFalse();
     assertThat(result[0].exitCode()).isEqualTo(130);

@@ -18,16 +18,16 @@ import org.albumstore.common.config.DatabaseSettings;
 import org.albumstore.common.db.Databases;
 import org.albumstore.common.db.Schema;
 import org.albumstore.common.tls.TlsFailures;
-import org.albumstore.consumer.amqp.ChannelWorker;
 import org.albumstore.consumer.amqp.DeadLetterPublisher;
 import org.albumstore.consumer.batch.BatchProcessor;
-import org.albumstore.consumer.metrics.ConsumerMeters;
+import org.albumstore.consumer.batch.ChannelWorker;
+import org.albumstore.consumer.metrics.ConsumerCounters;
+import org.albumstore.consumer.metrics.ConsumerMetrics;
 import org.albumstore.consumer.metrics.MetricsHttpServer;
 import org.albumstore.consumer.metrics.MetricsSettings;
+import org.albumstore.consumer.metrics.RateReporter;
 import org.albumstore.consumer.retry.OutageLog;
 import org.albumstore.consumer.sql.BatchWriter;
-import org.albumstore.consumer.stats.ConsumerMetrics;
-import org.albumstore.consumer.stats.RateReporter;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -45,7 +45,7 @@ import org.slf4j.LoggerFactory;
  * the pool, in that order, each wait bounded.
  */
 public final class AlbumStoreConsumer implements AutoCloseable {
-  private static final Logger LOG = LoggerFactory.getLogger(AlbumStoreConsumer.class);
+  private static final Logger log = LoggerFactory.getLogger(AlbumStoreConsumer.class);
 
   /** How long close() waits for all workers to finish their batch in hand. */
   static final long WORKER_EXIT_MILLIS = 15_000;
@@ -53,8 +53,7 @@ public final class AlbumStoreConsumer implements AutoCloseable {
   static final int CONNECTION_CLOSE_MILLIS = 5_000;
   static final long DEAD_LETTER_CONFIRM_MILLIS = 5_000;
 
-  private final ConsumerMeters meters = new ConsumerMeters();
-  private final ConsumerMetrics metrics = new ConsumerMetrics(meters);
+  private final ConsumerMetrics metrics = new ConsumerMetrics();
   private final List<Connection> connections = new ArrayList<>();
   private final List<ChannelWorker> workers = new ArrayList<>();
   private final AtomicBoolean closed = new AtomicBoolean();
@@ -62,9 +61,7 @@ public final class AlbumStoreConsumer implements AutoCloseable {
   private MetricsHttpServer metricsServer;
   private RateReporter reporter;
 
-  private AlbumStoreConsumer() {
-    meters.bindCounters(metrics);
-  }
+  private AlbumStoreConsumer() {}
 
   /**
    * Opens the pool (and applies the schema if asked), declares the topology, opens the connections
@@ -103,9 +100,9 @@ public final class AlbumStoreConsumer implements AutoCloseable {
       DatabaseSettings database,
       MetricsSettings metricsSettings)
       throws IOException, TimeoutException, SQLException {
-    LOG.info("starting: {}, {}, {}", settings, amqp, database);
+    log.info("starting: {}, {}, {}", settings, amqp, database);
     pool = Databases.pool(database, "albumstore-consumer", settings.dbPoolSize());
-    meters.bindPool(pool);
+    metrics.bindPool(pool);
     if (metricsSettings.enabled()) {
       metricsServer = serveMetrics(metricsSettings);
     }
@@ -117,7 +114,7 @@ public final class AlbumStoreConsumer implements AutoCloseable {
         throw new SQLException(
             "database " + database.jdbcUrl() + ": " + TlsFailures.describe(e), e.getSQLState(), e);
       }
-      LOG.info("schema applied to {}", database.jdbcUrl());
+      log.info("schema applied to {}", database.jdbcUrl());
     }
     BatchWriter writer = new BatchWriter(pool);
     OutageLog databaseOutages = new OutageLog("database writes");
@@ -161,7 +158,7 @@ public final class AlbumStoreConsumer implements AutoCloseable {
       }
     }
     reporter = new RateReporter(metrics, settings.statsIntervalSeconds());
-    LOG.info(
+    log.info(
         "consuming {} with {} connections x {} channels, prefetch {}, batches of up to {} (wait {}"
             + " ms)",
         amqp.queue(),
@@ -174,8 +171,9 @@ public final class AlbumStoreConsumer implements AutoCloseable {
 
   private MetricsHttpServer serveMetrics(MetricsSettings s) throws IOException {
     try {
-      MetricsHttpServer server = MetricsHttpServer.start(s.bindAddress(), s.port(), meters::scrape);
-      LOG.info("metrics on http://{}:{}{}", s.bindAddress(), server.port(), MetricsHttpServer.PATH);
+      MetricsHttpServer server =
+          MetricsHttpServer.start(s.bindAddress(), s.port(), metrics::scrape);
+      log.info("metrics on http://{}:{}{}", s.bindAddress(), server.port(), MetricsHttpServer.PATH);
       return server;
     } catch (IOException e) {
       throw new IOException(
@@ -198,11 +196,6 @@ public final class AlbumStoreConsumer implements AutoCloseable {
     return metricsServer == null ? -1 : metricsServer.port();
   }
 
-  /** The consumer's metrics now, in the Prometheus text format (also when not served). */
-  public String scrapeMetrics() {
-    return meters.scrape();
-  }
-
   /** Totals since start; safe to call at any time, also after close. */
   public ConsumerCounters counters() {
     return metrics.snapshot();
@@ -214,7 +207,7 @@ public final class AlbumStoreConsumer implements AutoCloseable {
     if (!closed.compareAndSet(false, true)) {
       return;
     }
-    LOG.info("stopping: finishing the batches in hand");
+    log.info("stopping: finishing the batches in hand");
     workers.forEach(ChannelWorker::cancel);
     workers.forEach(ChannelWorker::requestStop);
     awaitWorkers();
@@ -233,8 +226,8 @@ public final class AlbumStoreConsumer implements AutoCloseable {
     if (metricsServer != null) {
       metricsServer.close();
     }
-    meters.close();
-    LOG.info("stopped: {}", metrics.snapshot());
+    metrics.close();
+    log.info("stopped: {}", metrics.snapshot());
   }
 
   private void awaitWorkers() {
@@ -243,17 +236,17 @@ public final class AlbumStoreConsumer implements AutoCloseable {
       for (ChannelWorker w : workers) {
         long left = (deadline - System.nanoTime()) / 1_000_000;
         if (!w.awaitExit(left)) {
-          LOG.warn("{} did not finish within {} ms; interrupting it", w.name(), WORKER_EXIT_MILLIS);
+          log.warn("{} did not finish within {} ms; interrupting it", w.name(), WORKER_EXIT_MILLIS);
           w.interrupt();
           if (!w.awaitExit(2_000)) {
-            LOG.warn(
+            log.warn(
                 "{} still running; its messages are requeued when its channel closes", w.name());
           }
         }
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      LOG.warn("interrupted while waiting for workers; closing anyway");
+      log.warn("interrupted while waiting for workers; closing anyway");
     }
   }
 
@@ -261,7 +254,7 @@ public final class AlbumStoreConsumer implements AutoCloseable {
     try {
       c.close(CONNECTION_CLOSE_MILLIS);
     } catch (IOException | RuntimeException e) {
-      LOG.warn("closing {} failed, aborting it: {}", c.getClientProvidedName(), e.toString());
+      log.warn("closing {} failed, aborting it: {}", c.getClientProvidedName(), e.toString());
       c.abort(CONNECTION_CLOSE_MILLIS);
     }
   }

@@ -41,7 +41,7 @@ import picocli.CommandLine.Spec;
         "Applies Album Store writes from RabbitMQ to PostgreSQL in batches: M connections x K"
             + " channels, manual acks after commit, exactly-once counter effect.")
 public final class ConsumerMain implements Callable<Integer> {
-  private static final Logger LOG = LoggerFactory.getLogger(ConsumerMain.class);
+  private static final Logger log = LoggerFactory.getLogger(ConsumerMain.class);
 
   @Spec CommandSpec spec;
 
@@ -107,9 +107,9 @@ public final class ConsumerMain implements Callable<Integer> {
     } catch (IOException | TimeoutException | SQLException e) {
       if (TlsFailures.explain(e).isPresent()) {
         // A refused certificate is a setting to fix, said in one line; a trace would bury it.
-        LOG.error("cannot start: {}", e.getMessage());
+        log.error("cannot start: {}", e.getMessage());
       } else {
-        LOG.error("cannot start: {}", e.toString(), e);
+        log.error("cannot start: {}", e.toString(), e);
       }
       return CommandLine.ExitCode.SOFTWARE;
     }
@@ -118,7 +118,7 @@ public final class ConsumerMain implements Callable<Integer> {
         .addShutdownHook(
             new Thread(
                 () -> {
-                  LOG.info("shutdown signal received");
+                  log.info("shutdown signal received");
                   consumer.close();
                   stopped.countDown();
                 },

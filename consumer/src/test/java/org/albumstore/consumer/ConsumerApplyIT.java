@@ -20,8 +20,10 @@ import org.albumstore.common.event.EventCodec;
 import org.albumstore.common.event.NewAlbum;
 import org.albumstore.common.event.Review;
 import org.albumstore.common.event.Vote;
-import org.albumstore.common.event.WriteBatch;
-import org.albumstore.consumer.batch.Aggregate;
+import org.albumstore.common.event.WriteBundle;
+import org.albumstore.common.testing.Bundles;
+import org.albumstore.consumer.metrics.ConsumerCounters;
+import org.albumstore.consumer.sql.Aggregate;
 import org.albumstore.consumer.sql.BatchWriter;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -48,8 +50,8 @@ class ConsumerApplyIT {
     f.close();
   }
 
-  private static WriteBatch batch(List<NewAlbum> albums, List<Review> reviews) {
-    return new WriteBatch(EventCodec.VERSION, System.currentTimeMillis(), albums, reviews);
+  private static WriteBundle batch(List<NewAlbum> albums, List<Review> reviews) {
+    return new WriteBundle(EventCodec.VERSION, System.currentTimeMillis(), albums, reviews);
   }
 
   @Test
@@ -67,7 +69,7 @@ class ConsumerApplyIT {
             List.of(new NewAlbum(a0, profile, image), new NewAlbum(a1, profile, new byte[] {7})),
             List.of(review(a0, Vote.LIKE), review(a0, Vote.LIKE), review(a1, Vote.DISLIKE))));
     f.publish(
-        EventCodec.reviews(
+        Bundles.reviews(
             List.of(
                 review(a0, Vote.LIKE),
                 review(a0, Vote.DISLIKE),
@@ -105,7 +107,7 @@ class ConsumerApplyIT {
   @Test
   void theSameMessagePublishedTwiceChangesNothingTwice() throws Exception {
     String a = f.album(0);
-    WriteBatch once =
+    WriteBundle once =
         batch(
             List.of(new NewAlbum(a, new AlbumProfile("A", "T", "2001"), new byte[] {1, 2, 3})),
             List.of(review(a, Vote.LIKE), review(a, Vote.LIKE), review(a, Vote.DISLIKE)));
@@ -129,12 +131,12 @@ class ConsumerApplyIT {
   @Test
   void thousandReviewsOverTenAlbumsWithTwoConnectionsTimesTwoChannelsEndExact() throws Exception {
     long[][] expected = new long[10][2];
-    List<WriteBatch> messages = new ArrayList<>();
+    List<WriteBundle> messages = new ArrayList<>();
     for (int n = 0; n < 1000; n++) {
       int album = n % 10;
       Vote vote = n % 3 == 0 ? Vote.DISLIKE : Vote.LIKE;
       expected[album][vote == Vote.LIKE ? 0 : 1]++;
-      messages.add(EventCodec.reviews(List.of(review(f.album(album), vote))));
+      messages.add(Bundles.reviews(List.of(review(f.album(album), vote))));
     }
     f.publishAll(messages);
 
@@ -178,16 +180,16 @@ class ConsumerApplyIT {
    */
   @Test
   void messagesAppliedButNotAcknowledgedAreNotCountedAgainWhenRedelivered() throws Exception {
-    List<WriteBatch> messages = new ArrayList<>();
+    List<WriteBundle> messages = new ArrayList<>();
     for (int n = 0; n < 100; n++) {
-      messages.add(EventCodec.reviews(List.of(review(f.album(n % 4), Vote.LIKE))));
+      messages.add(Bundles.reviews(List.of(review(f.album(n % 4), Vote.LIKE))));
     }
     f.publishAll(messages);
 
     // The "crashing consumer": takes all 100 without acknowledging, commits them, closes.
     try (Connection c = AmqpConnections.open(f.amqp, "it-crashing-consumer")) {
       Channel ch = c.createChannel();
-      List<WriteBatch> taken = new ArrayList<>();
+      List<WriteBundle> taken = new ArrayList<>();
       for (int n = 0; n < 100; n++) {
         GetResponse r = ch.basicGet(f.amqp.queue(), false);
         assertThat(r).as("message " + n).isNotNull();

@@ -26,7 +26,8 @@ import org.albumstore.common.event.AlbumProfile;
 import org.albumstore.common.event.EventCodec;
 import org.albumstore.common.event.NewAlbum;
 import org.albumstore.common.event.Vote;
-import org.albumstore.common.event.WriteBatch;
+import org.albumstore.common.event.WriteBundle;
+import org.albumstore.common.testing.Bundles;
 import org.albumstore.common.testing.TestServices;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -63,7 +64,7 @@ class ConsumerDeadLetterIT {
         .build();
   }
 
-  private static byte[] json(WriteBatch b, String from, String to) {
+  private static byte[] json(WriteBundle b, String from, String to) {
     String s = new String(EventCodec.encode(b), StandardCharsets.UTF_8);
     assertThat(s).contains(from);
     return s.replace(from, to).getBytes(StandardCharsets.UTF_8);
@@ -75,15 +76,15 @@ class ConsumerDeadLetterIT {
     f = Fixture.create(info.getTestMethod().orElseThrow().getName());
     String a = f.album(0);
     byte[] garbage = {(byte) 0xde, (byte) 0xad, (byte) 0xbe, (byte) 0xef, '{'};
-    WriteBatch ok = EventCodec.reviews(List.of(review(a, Vote.LIKE)));
-    f.publish(EventCodec.reviews(List.of(review(a, Vote.LIKE))));
+    WriteBundle ok = Bundles.reviews(List.of(review(a, Vote.LIKE)));
+    f.publish(Bundles.reviews(List.of(review(a, Vote.LIKE))));
     f.publish(garbage, props("garbage"));
-    f.publish(EventCodec.reviews(List.of(review(a, Vote.DISLIKE))));
+    f.publish(Bundles.reviews(List.of(review(a, Vote.DISLIKE))));
     f.publish(json(ok, "\"version\":1", "\"version\":99"), props("version-99"));
-    f.publish(EventCodec.reviews(List.of(review(a, Vote.LIKE))));
+    f.publish(Bundles.reviews(List.of(review(a, Vote.LIKE))));
     f.publish(json(ok, "\"vote\":\"like\"", "\"vote\":\"meh\""), props("impossible-vote"));
     f.publish(new byte[0], props("empty"));
-    f.publish(EventCodec.reviews(List.of(review(a, Vote.LIKE))));
+    f.publish(Bundles.reviews(List.of(review(a, Vote.LIKE))));
 
     // One batch holds all eight: the poison must not take the good ones with it.
     consumer = AlbumStoreConsumer.start(Fixture.settings(1, 1, 100, 100), f.amqp, f.db);
@@ -111,7 +112,7 @@ class ConsumerDeadLetterIT {
     assertThat(bodies.get("garbage")).isEqualTo(garbage);
 
     // Still running: later messages are applied as usual.
-    f.publish(EventCodec.reviews(List.of(review(a, Vote.DISLIKE))));
+    f.publish(Bundles.reviews(List.of(review(a, Vote.DISLIKE))));
     await("applied after the poison", WAIT, () -> f.totalReviews() == 5);
     assertThat(consumer.counters().deadLettered()).isEqualTo(4);
     assertThat(consumer.counters().messagesApplied()).isEqualTo(5);
@@ -159,20 +160,20 @@ class ConsumerDeadLetterIT {
     for (int i = 0; i < 3; i++) {
       String id = f.album(i);
       f.publish(
-          new WriteBatch(
+          new WriteBundle(
               EventCodec.VERSION,
               1L,
               List.of(new NewAlbum(id, good, img)),
               List.of(review(id, Vote.LIKE))));
     }
-    WriteBatch poison =
-        new WriteBatch(
+    WriteBundle poison =
+        new WriteBundle(
             EventCodec.VERSION,
             1L,
             List.of(new NewAlbum(f.album(9), bad, img)),
             List.of(review(f.album(9), Vote.LIKE)));
     f.publish(EventCodec.encode(poison), props("db-poison"));
-    f.publish(EventCodec.reviews(List.of(review(f.album(0), Vote.DISLIKE))));
+    f.publish(Bundles.reviews(List.of(review(f.album(0), Vote.DISLIKE))));
 
     // Also proves --init-schema: applying schema.sql again over the existing tables is harmless.
     ConsumerSettings s = new ConsumerSettings(1, 1, 100, 100, 200, 1, true, 3600);

@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import org.albumstore.consumer.metrics.ConsumerCounters;
 import org.junit.jupiter.api.Test;
 
 /**

@@ -18,8 +18,8 @@ import org.albumstore.common.amqp.AmqpConnections;
 import org.albumstore.common.event.EventCodec;
 import org.albumstore.common.event.Review;
 import org.albumstore.common.event.Vote;
-import org.albumstore.common.event.WriteBatch;
-import org.albumstore.consumer.batch.Aggregate;
+import org.albumstore.common.event.WriteBundle;
+import org.albumstore.consumer.sql.Aggregate;
 import org.albumstore.consumer.sql.BatchWriter;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -58,8 +58,8 @@ class ConsumerLedgerIT {
     return new Review(eventId, albumId, vote, true);
   }
 
-  private static WriteBatch message(List<Review> reviews) {
-    return new WriteBatch(
+  private static WriteBundle message(List<Review> reviews) {
+    return new WriteBundle(
         EventCodec.VERSION, System.currentTimeMillis(), UUID.randomUUID(), List.of(), reviews);
   }
 
@@ -83,7 +83,7 @@ class ConsumerLedgerIT {
   @Test
   void unkeyedReviewsAppliedButNotAcknowledgedTakeOneLedgerRowPerMessageAndCountOnce()
       throws Exception {
-    List<WriteBatch> messages = new ArrayList<>();
+    List<WriteBundle> messages = new ArrayList<>();
     List<UUID> messageIds = new ArrayList<>();
     List<UUID> reviewIds = new ArrayList<>();
     for (int m = 0; m < 50; m++) {
@@ -93,7 +93,7 @@ class ConsumerLedgerIT {
         reviews.add(review);
         reviewIds.add(review.eventId());
       }
-      WriteBatch b = message(reviews);
+      WriteBundle b = message(reviews);
       messages.add(b);
       messageIds.add(b.id());
     }
@@ -102,7 +102,7 @@ class ConsumerLedgerIT {
     // The "crashing consumer": takes all 50 without acknowledging, commits them, closes.
     try (Connection c = AmqpConnections.open(f.amqp, "it-crashing-consumer")) {
       Channel ch = c.createChannel();
-      List<WriteBatch> taken = new ArrayList<>();
+      List<WriteBundle> taken = new ArrayList<>();
       for (int n = 0; n < 50; n++) {
         GetResponse r = ch.basicGet(f.amqp.queue(), false);
         assertThat(r).as("message " + n).isNotNull();
@@ -139,8 +139,8 @@ class ConsumerLedgerIT {
   void aKeyedReviewRetriedInAnotherMessageCountsOnceBesideUnkeyedOnes() throws Exception {
     String a = f.album(0);
     UUID retried = UUID.randomUUID();
-    WriteBatch first = message(List.of(keyed(retried, a, Vote.LIKE), unkeyed(a, Vote.DISLIKE)));
-    WriteBatch retry = message(List.of(unkeyed(a, Vote.DISLIKE), keyed(retried, a, Vote.LIKE)));
+    WriteBundle first = message(List.of(keyed(retried, a, Vote.LIKE), unkeyed(a, Vote.DISLIKE)));
+    WriteBundle retry = message(List.of(unkeyed(a, Vote.DISLIKE), keyed(retried, a, Vote.LIKE)));
     f.publish(first);
 
     consumer = AlbumStoreConsumer.start(Fixture.settings(1, 1, 10, 10), f.amqp, f.db);
@@ -157,7 +157,7 @@ class ConsumerLedgerIT {
   @Test
   void theSameMessagePublishedThreeTimesCountsItsUnkeyedReviewsOnce() throws Exception {
     String a = f.album(0);
-    WriteBatch once =
+    WriteBundle once =
         message(List.of(unkeyed(a, Vote.LIKE), unkeyed(a, Vote.LIKE), unkeyed(a, Vote.DISLIKE)));
     byte[] body = EventCodec.encode(once);
     AMQP.BasicProperties props = EventCodec.properties(once);

@@ -18,7 +18,8 @@ import org.albumstore.common.event.EventCodec;
 import org.albumstore.common.event.NewAlbum;
 import org.albumstore.common.event.Review;
 import org.albumstore.common.event.Vote;
-import org.albumstore.common.event.WriteBatch;
+import org.albumstore.common.event.WriteBundle;
+import org.albumstore.common.testing.Bundles;
 import org.albumstore.common.testing.Scrapes;
 import org.albumstore.consumer.metrics.MetricsSettings;
 import org.junit.jupiter.api.AfterEach;
@@ -123,17 +124,17 @@ class ConsumerMetricsIT {
   void countersAndStageTimersMoveWithRealMessages() throws Exception {
     // 20 messages of 3 reviews, 1 message of 2 albums + 1 review, 1 undecodable message:
     // 21 applied, 60 + 3 = 63 writes, 1 dead-lettered.
-    List<WriteBatch> messages = new ArrayList<>();
+    List<WriteBundle> messages = new ArrayList<>();
     for (int n = 0; n < 20; n++) {
       List<Review> three = new ArrayList<>();
       for (int k = 0; k < 3; k++) {
         three.add(review(f.album(n % 4), Vote.LIKE));
       }
-      messages.add(EventCodec.reviews(three));
+      messages.add(Bundles.reviews(three));
     }
     String a = f.album(9);
     messages.add(
-        new WriteBatch(
+        new WriteBundle(
             EventCodec.VERSION,
             System.currentTimeMillis(),
             List.of(

@@ -10,9 +10,9 @@ import java.util.ArrayList;
 import java.util.List;
 import org.albumstore.common.config.AmqpSettings;
 import org.albumstore.common.config.DatabaseSettings;
-import org.albumstore.common.event.EventCodec;
 import org.albumstore.common.event.Vote;
-import org.albumstore.common.event.WriteBatch;
+import org.albumstore.common.event.WriteBundle;
+import org.albumstore.common.testing.Bundles;
 import org.albumstore.common.testing.TcpProxy;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -42,10 +42,10 @@ class ConsumerOutageIT {
     }
   }
 
-  private List<WriteBatch> singleLikes(int count, int albums) {
-    List<WriteBatch> messages = new ArrayList<>();
+  private List<WriteBundle> singleLikes(int count, int albums) {
+    List<WriteBundle> messages = new ArrayList<>();
     for (int n = 0; n < count; n++) {
-      messages.add(EventCodec.reviews(List.of(review(f.album(n % albums), Vote.LIKE))));
+      messages.add(Bundles.reviews(List.of(review(f.album(n % albums), Vote.LIKE))));
     }
     return messages;
   }

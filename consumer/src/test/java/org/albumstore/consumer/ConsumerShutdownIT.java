@@ -9,9 +9,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.stream.Collectors;
-import org.albumstore.common.event.EventCodec;
 import org.albumstore.common.event.Vote;
-import org.albumstore.common.event.WriteBatch;
+import org.albumstore.common.event.WriteBundle;
+import org.albumstore.common.testing.Bundles;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInfo;
@@ -38,9 +38,9 @@ class ConsumerShutdownIT {
   void afterCloseEveryMessageIsEitherAppliedAndAcknowledgedOrBackInTheQueue(TestInfo info)
       throws Exception {
     f = Fixture.create(info.getTestMethod().orElseThrow().getName());
-    List<WriteBatch> messages = new ArrayList<>();
+    List<WriteBundle> messages = new ArrayList<>();
     for (int n = 0; n < PUBLISHED; n++) {
-      messages.add(EventCodec.reviews(List.of(review(f.album(n % 10), Vote.LIKE))));
+      messages.add(Bundles.reviews(List.of(review(f.album(n % 10), Vote.LIKE))));
     }
     f.publishAll(messages);
 

@@ -20,7 +20,8 @@ import org.albumstore.common.db.Databases;
 import org.albumstore.common.event.EventCodec;
 import org.albumstore.common.event.Review;
 import org.albumstore.common.event.Vote;
-import org.albumstore.common.event.WriteBatch;
+import org.albumstore.common.event.WriteBundle;
+import org.albumstore.common.testing.Bundles;
 import org.albumstore.common.testing.TestServices;
 
 /**
@@ -73,7 +74,7 @@ final class Fixture implements AutoCloseable {
     return new Review(UUID.randomUUID(), albumId, vote);
   }
 
-  void publish(WriteBatch batch) throws Exception {
+  void publish(WriteBundle batch) throws Exception {
     publish(EventCodec.encode(batch), EventCodec.properties(batch));
   }
 
@@ -83,8 +84,8 @@ final class Fixture implements AutoCloseable {
   }
 
   /** Publishes all, then waits for the broker to confirm them all. */
-  void publishAll(List<WriteBatch> batches) throws Exception {
-    for (WriteBatch b : batches) {
+  void publishAll(List<WriteBundle> batches) throws Exception {
+    for (WriteBundle b : batches) {
       publisher.basicPublish(
           amqp.exchange(), Topology.ROUTING_KEY, EventCodec.properties(b), EventCodec.encode(b));
     }
@@ -97,7 +98,7 @@ final class Fixture implements AutoCloseable {
    */
   void publishLikes(int count, int albums, int window) throws Exception {
     for (int n = 0; n < count; n++) {
-      WriteBatch b = EventCodec.reviews(List.of(review(album(n % albums), Vote.LIKE)));
+      WriteBundle b = Bundles.reviews(List.of(review(album(n % albums), Vote.LIKE)));
       publisher.basicPublish(
           amqp.exchange(), Topology.ROUTING_KEY, EventCodec.properties(b), EventCodec.encode(b));
       if ((n + 1) % window == 0) {

@@ -17,7 +17,8 @@ import org.albumstore.common.config.AmqpSettings.QueueType;
 import org.albumstore.common.event.EventCodec;
 import org.albumstore.common.event.Review;
 import org.albumstore.common.event.Vote;
-import org.albumstore.common.event.WriteBatch;
+import org.albumstore.common.event.WriteBundle;
+import org.albumstore.common.testing.Bundles;
 import org.albumstore.common.testing.TestServices;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -75,14 +76,14 @@ abstract class BrokerFixture {
     TestServices.deleteTopology(settings);
   }
 
-  static WriteBatch batch() {
-    return EventCodec.reviews(List.of(new Review(UUID.randomUUID(), "album-1", Vote.LIKE)));
+  static WriteBundle batch() {
+    return Bundles.reviews(List.of(new Review(UUID.randomUUID(), "album-1", Vote.LIKE)));
   }
 
   void publishConfirmed(Channel ch, int count) throws Exception {
     ch.confirmSelect();
     for (int i = 0; i < count; i++) {
-      WriteBatch b = batch();
+      WriteBundle b = batch();
       ch.basicPublish(
           settings.exchange(),
           Topology.ROUTING_KEY,

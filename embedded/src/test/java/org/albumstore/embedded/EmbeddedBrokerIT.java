@@ -23,7 +23,7 @@ import org.albumstore.common.config.AmqpSettings;
 import org.albumstore.common.config.AmqpSettings.QueueType;
 import org.albumstore.common.event.EventCodec;
 import org.albumstore.common.event.InvalidMessageException;
-import org.albumstore.common.event.WriteBatch;
+import org.albumstore.common.event.WriteBundle;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -77,7 +77,7 @@ class EmbeddedBrokerIT extends BrokerFixture {
     channel.addReturnListener(returned::complete);
     channel.confirmSelect();
 
-    WriteBatch b = batch();
+    WriteBundle b = batch();
     AMQP.BasicProperties props = EventCodec.properties(b);
     channel.basicPublish(settings.exchange(), "no-such-key", true, props, EventCodec.encode(b));
 
@@ -145,7 +145,7 @@ class EmbeddedBrokerIT extends BrokerFixture {
   void aPushConsumerReceivesWhatIsPublishedAfterItSubscribed() throws Exception {
     Topology.declare(channel, settings);
     Channel consumer = connection.createChannel();
-    CompletableFuture<WriteBatch> received = new CompletableFuture<>();
+    CompletableFuture<WriteBundle> received = new CompletableFuture<>();
     consumer.basicConsume(
         settings.queue(),
         false,

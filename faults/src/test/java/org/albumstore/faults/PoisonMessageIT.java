@@ -17,7 +17,8 @@ import org.albumstore.common.amqp.Topology;
 import org.albumstore.common.event.EventCodec;
 import org.albumstore.common.event.Review;
 import org.albumstore.common.event.Vote;
-import org.albumstore.common.event.WriteBatch;
+import org.albumstore.common.event.WriteBundle;
+import org.albumstore.common.testing.Bundles;
 import org.albumstore.faults.harness.ApiClient;
 import org.albumstore.faults.harness.Finish;
 import org.albumstore.faults.harness.LoadChecks;
@@ -64,8 +65,8 @@ class PoisonMessageIT {
               // A good message right behind it, on an album of its own, acknowledged by the
               // confirm.
               String album = stack.runId + "-direct-" + p.kind() + "-" + round;
-              WriteBatch good =
-                  EventCodec.reviews(List.of(new Review(UUID.randomUUID(), album, Vote.DISLIKE)));
+              WriteBundle good =
+                  Bundles.reviews(List.of(new Review(UUID.randomUUID(), album, Vote.DISLIKE)));
               publish(ch, stack, EventCodec.encode(good), EventCodec.properties(good));
               load.ledger().album(album).reviewAcked(Vote.DISLIKE);
               Thread.sleep(30);

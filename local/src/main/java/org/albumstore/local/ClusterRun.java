@@ -16,8 +16,8 @@ import java.util.UUID;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import org.albumstore.client.ClientMain;
 import org.albumstore.client.ClientResult;
+import org.albumstore.client.ClientRun;
 import org.albumstore.client.ClientSettings;
 import org.albumstore.common.config.AmqpSettings;
 import org.albumstore.common.config.AmqpSettings.QueueType;
@@ -80,7 +80,7 @@ final class ClusterRun implements Launch {
   private final CountDownLatch done = new CountDownLatch(1);
   private final CountDownLatch clientDone = new CountDownLatch(1);
   private final AtomicBoolean stopStarted = new AtomicBoolean();
-  private volatile boolean clientStarting;
+  private volatile ClientRun client;
   private volatile boolean stopRequested;
   private volatile Started started;
 
@@ -307,13 +307,14 @@ final class ClusterRun implements Launch {
             null,
             options.clientArgs);
     out.println("[6/" + STEPS + "] client: " + ClientArguments.display(args));
-    clientStarting = true;
+    ClientRun run = new ClientRun(env, out, err, args.toArray(String[]::new));
+    client = run; // published before stopRequested is read: see LocalRun.runClient
     if (stopRequested) {
       throw new StoppedException("stopped before starting the client");
     }
     ClientResult result;
     try {
-      result = ClientMain.execute(env, out, err, args.toArray(String[]::new));
+      result = run.execute();
     } finally {
       clientDone.countDown();
     }
@@ -354,9 +355,10 @@ final class ClusterRun implements Launch {
     stopRequested = true;
     err.println("stopping: the load client, the consumers, the servers, HAProxy, the brokers");
     try {
-      while (clientStarting && clientDone.getCount() > 0 && deadline - System.nanoTime() > 0) {
-        ClientMain.stopRunning(Duration.ofNanos(deadline - System.nanoTime()));
-        clientDone.await(100, TimeUnit.MILLISECONDS);
+      ClientRun c = client;
+      if (c != null) {
+        c.stop(Duration.ofNanos(Math.max(0, deadline - System.nanoTime())));
+        clientDone.await(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
       }
       stack.close(Duration.ofNanos(Math.max(0, deadline - System.nanoTime())));
       return done.await(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);

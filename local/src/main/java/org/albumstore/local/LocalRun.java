@@ -13,8 +13,8 @@ import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import org.albumstore.client.ClientMain;
 import org.albumstore.client.ClientResult;
+import org.albumstore.client.ClientRun;
 import org.albumstore.client.ClientSettings;
 import org.albumstore.common.config.AmqpSettings;
 import org.albumstore.common.config.CommonSettings;
@@ -61,7 +61,10 @@ final class LocalRun implements Launch {
   private final CountDownLatch done = new CountDownLatch(1);
   private final CountDownLatch clientDone = new CountDownLatch(1);
   private volatile boolean stopRequested;
-  private volatile boolean clientStarting;
+
+  /** The client run once created; stop() ends it. */
+  private volatile ClientRun client;
+
   private final AtomicBoolean stopStarted = new AtomicBoolean();
 
   LocalRun(LaunchCommand options, Env env, PrintStream out, PrintStream err) {
@@ -200,15 +203,16 @@ final class LocalRun implements Launch {
             s.consumerMetricsUrl(),
             options.clientArgs);
     out.println("[5/" + STEPS + "] client: " + ClientArguments.display(args));
-    // Checked after announcing the start, read by stop() before it looks for a client run: one of
-    // the two threads sees the other's flag (both volatile), so a client is never left running.
-    clientStarting = true;
+    // Published before stopRequested is checked, read by stop() after setting it: one of the two
+    // threads sees the other's write (both volatile), so a client is never left running.
+    ClientRun run = new ClientRun(env, out, err, args.toArray(String[]::new));
+    client = run;
     if (stopRequested) {
       throw new StoppedException("stopped before starting the client");
     }
     ClientResult result;
     try {
-      result = ClientMain.execute(env, out, err, args.toArray(String[]::new));
+      result = run.execute();
     } finally {
       clientDone.countDown();
     }
@@ -256,11 +260,11 @@ final class LocalRun implements Launch {
     err.println(
         "stopping: the load client, then the consumer, the server, the broker, the database");
     try {
-      // The client may be between its announcement and its registration: keep asking until it
-      // has ended (stopRunning returns at once while there is no run to stop).
-      while (clientStarting && clientDone.getCount() > 0 && remaining(deadline) > 0) {
-        ClientMain.stopRunning(Duration.ofNanos(remaining(deadline)));
-        clientDone.await(100, TimeUnit.MILLISECONDS);
+      ClientRun c = client;
+      if (c != null) {
+        // A run that has not started yet never starts; one in progress writes its report.
+        c.stop(Duration.ofNanos(Math.max(0, remaining(deadline))));
+        clientDone.await(Math.max(0, remaining(deadline)), TimeUnit.NANOSECONDS);
       }
       stack.close(Duration.ofNanos(Math.max(0, remaining(deadline))));
       if (done.await(Math.max(0, remaining(deadline)), TimeUnit.NANOSECONDS)) {

@@ -36,7 +36,10 @@ import org.albumstore.server.web.ReviewServlet;
  * embedded launcher passes its resolved flags as init parameters, which win.
  */
 public final class AlbumStoreListener implements ServletContextListener {
-  /** Name of the context attribute holding the {@link ServerComponents}, for tests and tools. */
+  /**
+   * Name of the context attribute holding the {@link ServerComponents}: the embedded server reads
+   * it to drain before it stops.
+   */
   public static final String COMPONENTS_ATTRIBUTE = ServerComponents.class.getName();
 
   /**

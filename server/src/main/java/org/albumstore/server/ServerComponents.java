@@ -9,6 +9,7 @@ import org.albumstore.common.db.Databases;
 import org.albumstore.server.metrics.ServerMetrics;
 import org.albumstore.server.publish.BrokerConnector;
 import org.albumstore.server.publish.ConfirmedPublisher;
+import org.albumstore.server.publish.PublisherLimits;
 import org.albumstore.server.read.AlbumReads;
 import org.albumstore.server.read.AlbumWaiters;
 import org.albumstore.server.read.PostgresDriver;
@@ -79,7 +80,15 @@ public final class ServerComponents implements AutoCloseable {
       broker = new BrokerConnector(amqp, "albumstore-server");
       broker.start();
       ConfirmedPublisher publisher =
-          new ConfirmedPublisher(broker, settings, metrics.publishObserver());
+          new ConfirmedPublisher(
+              broker,
+              new PublisherLimits(
+                  settings.publishChannels(),
+                  settings.publishQueueMax(),
+                  settings.publishBatchMax(),
+                  settings.publishBatchBytes(),
+                  settings.confirmTimeoutMs()),
+              metrics.publishObserver());
       metrics.bindPublisher(publisher);
       publisher.start();
       log.info("Server components started: {}, {}, {}", settings, amqp, db);

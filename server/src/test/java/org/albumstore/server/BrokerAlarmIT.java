@@ -21,7 +21,7 @@ import org.albumstore.common.config.AmqpSettings;
 import org.albumstore.common.config.CommonSettings;
 import org.albumstore.common.config.Env;
 import org.albumstore.common.event.Review;
-import org.albumstore.common.event.WriteBatch;
+import org.albumstore.common.event.WriteBundle;
 import org.albumstore.common.testing.ExternalTools;
 import org.albumstore.common.testing.TestServices;
 import org.albumstore.embedded.RabbitNode;
@@ -129,7 +129,7 @@ class BrokerAlarmIT {
 
     // Every 200 is on the queue: nothing was answered 200 that the broker does not hold.
     Set<String> queued = new HashSet<>();
-    for (WriteBatch b : Queues.take(amqp, 10_000)) {
+    for (WriteBundle b : Queues.take(amqp, 10_000)) {
       b.reviews().stream().map(Review::albumId).forEach(queued::add);
     }
     assertThat(ok).isNotEmpty();

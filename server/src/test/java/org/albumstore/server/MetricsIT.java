@@ -63,7 +63,7 @@ class MetricsIT {
           "albumstore_write_stage_seconds_bucket",
           "albumstore_write_stage_seconds_sum",
           "albumstore_publish_confirm_seconds_count",
-          "albumstore_publish_batch_writes_count",
+          "albumstore_publish_bundle_writes_count",
           "albumstore_publish_channels",
           "albumstore_publish_channels_in_use",
           "albumstore_publish_waiters",
@@ -135,7 +135,7 @@ class MetricsIT {
     }
     double messages = Scrapes.sum(text, "albumstore_publish_confirm_seconds_count", Map.of());
     assertThat(messages).isBetween(1.0, 8.0);
-    assertThat(Scrapes.sum(text, "albumstore_publish_batch_writes_sum", Map.of())).isEqualTo(8);
+    assertThat(Scrapes.sum(text, "albumstore_publish_bundle_writes_sum", Map.of())).isEqualTo(8);
     assertThat(Scrapes.sum(text, "albumstore_publish_channels_in_use", Map.of())).isZero();
     assertThat(Scrapes.sum(text, "albumstore_publish_waiters", Map.of())).isZero();
     // The +Inf bucket of a histogram holds every sample.

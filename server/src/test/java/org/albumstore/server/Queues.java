@@ -8,15 +8,15 @@ import java.util.List;
 import org.albumstore.common.amqp.AmqpConnections;
 import org.albumstore.common.config.AmqpSettings;
 import org.albumstore.common.event.EventCodec;
-import org.albumstore.common.event.WriteBatch;
+import org.albumstore.common.event.WriteBundle;
 
 /** Reads what the server published to a test's own queue, with basicGet. */
 final class Queues {
   private Queues() {}
 
   /** Takes (and acks) every message now in the queue, decoded; at most {@code max}. */
-  static List<WriteBatch> take(AmqpSettings s, int max) throws Exception {
-    List<WriteBatch> out = new ArrayList<>();
+  static List<WriteBundle> take(AmqpSettings s, int max) throws Exception {
+    List<WriteBundle> out = new ArrayList<>();
     try (Connection c = AmqpConnections.open(s, "it-reader");
         Channel ch = c.createChannel()) {
       for (int i = 0; i < max; i++) {

@@ -21,7 +21,7 @@ import org.albumstore.common.event.Identifiers;
 import org.albumstore.common.event.NewAlbum;
 import org.albumstore.common.event.Review;
 import org.albumstore.common.event.Vote;
-import org.albumstore.common.event.WriteBatch;
+import org.albumstore.common.event.WriteBundle;
 import org.albumstore.common.testing.TestServices;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -67,9 +67,9 @@ class WritePathIT {
     assertThat(Identifiers.isValidToken(albumId)).isTrue();
     assertThat(r.json()).containsEntry("imageSize", Integer.toString(IMAGE.length));
 
-    List<WriteBatch> messages = Queues.take(amqp, 10);
+    List<WriteBundle> messages = Queues.take(amqp, 10);
     assertThat(messages).hasSize(1);
-    WriteBatch batch = messages.get(0);
+    WriteBundle batch = messages.get(0);
     assertThat(batch.reviews()).isEmpty();
     assertThat(batch.albums()).hasSize(1);
     NewAlbum album = batch.albums().get(0);
@@ -116,11 +116,11 @@ class WritePathIT {
     assertThat(like.body()).isEmpty();
     assertThat(dislike.status()).isEqualTo(200);
     List<Review> reviews = new ArrayList<>();
-    List<WriteBatch> messages = Queues.take(amqp, 10);
+    List<WriteBundle> messages = Queues.take(amqp, 10);
     messages.forEach(b -> reviews.addAll(b.reviews()));
     // Every message has its own ID: the consumer's ledger key for its unkeyed reviews.
     assertThat(messages).allSatisfy(b -> assertThat(b.id()).isNotNull());
-    assertThat(messages.stream().map(WriteBatch::id).distinct()).hasSize(messages.size());
+    assertThat(messages.stream().map(WriteBundle::id).distinct()).hasSize(messages.size());
     assertThat(reviews).hasSize(2);
     assertThat(reviews)
         .contains(new Review(Identifiers.reviewEventIdForKey("k1"), "42", Vote.LIKE))
@@ -167,7 +167,7 @@ class WritePathIT {
     } finally {
       pool.shutdownNow();
     }
-    List<WriteBatch> messages = Queues.take(amqp, clients * perClient + 1);
+    List<WriteBundle> messages = Queues.take(amqp, clients * perClient + 1);
     Set<UUID> events = new HashSet<>();
     messages.forEach(b -> b.reviews().forEach(r -> assertThat(events.add(r.eventId())).isTrue()));
     assertThat(events).hasSize(clients * perClient);

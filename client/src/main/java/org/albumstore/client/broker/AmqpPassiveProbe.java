@@ -5,6 +5,7 @@ import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.Connection;
 import com.rabbitmq.client.ConnectionFactory;
 import java.io.IOException;
+import org.albumstore.client.stats.QueueSample;
 import org.albumstore.common.amqp.AmqpConnections;
 import org.albumstore.common.config.AmqpSettings;
 import org.slf4j.Logger;
@@ -20,7 +21,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class AmqpPassiveProbe implements QueueProbe {
   public static final String SOURCE = "amqp";
-  private static final Logger LOG = LoggerFactory.getLogger(AmqpPassiveProbe.class);
+  private static final Logger log = LoggerFactory.getLogger(AmqpPassiveProbe.class);
   private static final int CONNECT_TIMEOUT_MS = 3_000;
 
   private final AmqpSettings settings;
@@ -57,7 +58,7 @@ public final class AmqpPassiveProbe implements QueueProbe {
       try {
         connection.close(2_000);
       } catch (IOException e) {
-        LOG.warn("closing the sampler's AMQP connection failed: {}", e.toString());
+        log.warn("closing the sampler's AMQP connection failed: {}", e.toString());
       }
     }
   }

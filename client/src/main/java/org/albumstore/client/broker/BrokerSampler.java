@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import org.albumstore.client.stats.QueueSample;
 import org.albumstore.common.tls.TlsFailures;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -18,7 +19,7 @@ import org.slf4j.LoggerFactory;
  * change is logged once, never once per second.
  */
 public final class BrokerSampler implements AutoCloseable {
-  private static final Logger LOG = LoggerFactory.getLogger(BrokerSampler.class);
+  private static final Logger log = LoggerFactory.getLogger(BrokerSampler.class);
 
   private final QueueProbe probe;
   private final ScheduledExecutorService executor;
@@ -99,17 +100,17 @@ public final class BrokerSampler implements AutoCloseable {
       try {
         first = p.sample();
         chosen = p;
-        LOG.info("queue depth: read from the {}", p.source());
+        log.info("queue depth: read from the {}", p.source());
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         p.close();
       } catch (Exception e) {
-        LOG.info("queue depth: {} not available ({})", p.source(), TlsFailures.describe(e));
+        log.info("queue depth: {} not available ({})", p.source(), TlsFailures.describe(e));
         p.close();
       }
     }
     if (chosen == null) {
-      LOG.info("queue depth: no source answered; reported as n/a");
+      log.info("queue depth: no source answered; reported as n/a");
       return new BrokerSampler(null, QueueSample.unknown(System.currentTimeMillis()), period);
     }
     return new BrokerSampler(chosen, first, period);
@@ -120,7 +121,7 @@ public final class BrokerSampler implements AutoCloseable {
     try {
       s = probe.sample();
       if (failing) {
-        LOG.info("queue depth: {} answers again", probe.source());
+        log.info("queue depth: {} answers again", probe.source());
         failing = false;
       }
     } catch (InterruptedException e) {
@@ -128,7 +129,7 @@ public final class BrokerSampler implements AutoCloseable {
       return;
     } catch (Exception e) {
       if (!failing) {
-        LOG.warn("queue depth: {} stopped answering ({})", probe.source(), TlsFailures.describe(e));
+        log.warn("queue depth: {} stopped answering ({})", probe.source(), TlsFailures.describe(e));
         failing = true;
       }
       s = QueueSample.unknown(System.currentTimeMillis());
@@ -174,7 +175,7 @@ public final class BrokerSampler implements AutoCloseable {
       executor.shutdownNow();
       try {
         if (!executor.awaitTermination(5, TimeUnit.SECONDS)) {
-          LOG.warn("queue sampler did not stop within 5 s");
+          log.warn("queue sampler did not stop within 5 s");
         }
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();

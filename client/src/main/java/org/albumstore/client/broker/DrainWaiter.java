@@ -2,6 +2,7 @@ package org.albumstore.client.broker;
 
 import java.time.Duration;
 import org.albumstore.client.http.Sleeper;
+import org.albumstore.client.stats.QueueSample;
 
 /**
  * Waits, bounded, for the write queue to empty after the load: the moment from which every

@@ -11,6 +11,7 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Base64;
+import org.albumstore.client.stats.QueueSample;
 
 /**
  * Queue depth and rates from the RabbitMQ management HTTP API ({@code GET

@@ -1,5 +1,7 @@
 package org.albumstore.client.broker;
 
+import org.albumstore.client.stats.QueueSample;
+
 /** Reads the write queue's state. Used by one thread at a time (the sampler's). */
 public interface QueueProbe extends AutoCloseable {
   /** {@code management-api} or {@code amqp}: how the report names the source. */

@@ -1,7 +1,7 @@
 package org.albumstore.client.check;
 
 import java.util.Locale;
-import org.albumstore.client.http.RequestType;
+import org.albumstore.client.stats.RequestType;
 import org.albumstore.client.stats.RunStatistics;
 import org.albumstore.client.stats.TypeStats;
 

@@ -8,8 +8,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import org.albumstore.client.http.RequestType;
-import org.albumstore.client.report.TimelineCsv;
+import org.albumstore.client.stats.RequestType;
 import org.albumstore.client.stats.RunStatistics;
 
 /**
@@ -39,7 +38,7 @@ public final class Timelines {
     List<String> header = List.of(lines.get(0).split(",", -1));
     Map<String, String> prefixes = new HashMap<>();
     for (RequestType t : RequestType.values()) {
-      prefixes.put(t.label(), TimelineCsv.slug(t));
+      prefixes.put(t.label(), t.slug());
     }
     prefixes.put(RunStatistics.ALL_WRITES, "writes");
     for (Map.Entry<String, String> p : prefixes.entrySet()) {

@@ -6,7 +6,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
-import org.albumstore.client.tiers.MetricNames;
+import org.albumstore.common.metrics.RequestStart;
 import org.apache.hc.client5.http.config.ConnectionConfig;
 import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
 import org.apache.hc.client5.http.impl.classic.HttpClients;
@@ -95,7 +95,7 @@ public final class ApacheTransport implements Transport {
       http.setEntity(multipart(request.upload()));
     }
     // Last, so that the server's "client send -> servlet in" starts as close to the send as can be.
-    http.setHeader(MetricNames.REQUEST_START, "t=" + epochMicros(Instant.now()));
+    http.setHeader(RequestStart.HEADER, RequestStart.value(Instant.now()));
     return client.execute(
         target,
         http,
@@ -112,10 +112,6 @@ public final class ApacheTransport implements Transport {
                   : RetryPolicy.parseRetryAfter(
                       retryAfter.getValue(), ZonedDateTime.now(ZoneOffset.UTC)));
         });
-  }
-
-  static long epochMicros(Instant t) {
-    return t.getEpochSecond() * 1_000_000L + t.getNano() / 1000;
   }
 
   /** The upload as a multipart body, encoded once per upload and then sent as bytes. */

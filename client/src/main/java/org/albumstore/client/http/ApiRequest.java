@@ -1,6 +1,7 @@
 package org.albumstore.client.http;
 
 import java.util.Objects;
+import org.albumstore.client.stats.RequestType;
 import org.albumstore.common.event.Vote;
 
 /**

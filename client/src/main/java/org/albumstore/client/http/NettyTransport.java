@@ -52,7 +52,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
-import org.albumstore.client.tiers.MetricNames;
+import org.albumstore.common.metrics.RequestStart;
 
 /**
  * The wire on Netty: HTTP/1.1 keep-alive connections driven by a few event-loop threads (epoll on
@@ -218,8 +218,7 @@ public final class NettyTransport implements AsyncTransport {
                 TimeUnit.NANOSECONDS);
     ch.attr(EXCHANGE).set(new Exchange(result, timer, lane));
     // Last, so that the server's "client send -> servlet in" starts at the send.
-    http.headers()
-        .set(MetricNames.REQUEST_START, "t=" + ApacheTransport.epochMicros(Instant.now()));
+    http.headers().set(RequestStart.HEADER, RequestStart.value(Instant.now()));
     // A failed write reaches the pipeline's exceptionCaught (the void promise's contract), which
     // fails the exchange: no promise and listener per request.
     ch.writeAndFlush(http, ch.voidPromise());

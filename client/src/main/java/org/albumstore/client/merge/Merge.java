@@ -11,7 +11,7 @@ public final class Merge {
   /** The word that selects this subcommand, as the first argument of the client. */
   public static final String COMMAND = "merge";
 
-  private static final Logger LOG = LoggerFactory.getLogger(Merge.class);
+  private static final Logger log = LoggerFactory.getLogger(Merge.class);
 
   private Merge() {}
 
@@ -45,7 +45,7 @@ public final class Merge {
       err.println("error: " + e.getMessage());
       return new Result(2, null);
     } catch (IOException | RuntimeException e) {
-      LOG.debug("merge failed", e);
+      log.debug("merge failed", e);
       err.println("error: " + e.getMessage());
       return new Result(3, null);
     } catch (InterruptedException e) {

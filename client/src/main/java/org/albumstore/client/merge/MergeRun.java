@@ -15,7 +15,6 @@ import org.albumstore.client.http.AlbumImage;
 import org.albumstore.client.http.AlbumStoreClient;
 import org.albumstore.client.http.ApacheTransport;
 import org.albumstore.client.http.ApiRequest;
-import org.albumstore.client.http.RequestType;
 import org.albumstore.client.http.RetryPolicy;
 import org.albumstore.client.http.Sleeper;
 import org.albumstore.client.report.ConsoleReport;
@@ -23,6 +22,7 @@ import org.albumstore.client.report.JsonSummary;
 import org.albumstore.client.report.RunSummary;
 import org.albumstore.client.report.SpectrumChart;
 import org.albumstore.client.stats.RequestObserver;
+import org.albumstore.client.stats.RequestType;
 import org.albumstore.client.stats.RunStatistics;
 import org.albumstore.client.verify.AlbumLedger;
 import org.albumstore.client.verify.LedgerFile;
@@ -37,7 +37,7 @@ import org.slf4j.LoggerFactory;
  * summary.json} and {@code spectrum.png}.
  */
 public final class MergeRun {
-  private static final Logger LOG = LoggerFactory.getLogger(MergeRun.class);
+  private static final Logger log = LoggerFactory.getLogger(MergeRun.class);
 
   private final MergeCommand cmd;
 
@@ -107,7 +107,7 @@ public final class MergeRun {
       AlbumStoreClient reader =
           AlbumStoreClient.create(
               transport, RetryPolicy.of(0), RequestObserver.NONE, AlbumImage.builtIn());
-      LOG.info("verifying {} albums of {} runs against {}", union.albums(), runs.size(), url);
+      log.info("verifying {} albums of {} runs against {}", union.albums(), runs.size(), url);
       // The clients have finished; the queue may still hold their last writes, so disagreeing
       // albums are re-read until they agree or the time is up (no queue figures here).
       VerificationResult v =
@@ -142,7 +142,7 @@ public final class MergeRun {
           dir.resolve("spectrum.png"),
           SpectrumChart.png(all, "Latency by percentile, merged run " + s.runId()));
     } catch (IOException | RuntimeException | Error e) {
-      LOG.warn("percentile spectrum not drawn: {}", e.toString());
+      log.warn("percentile spectrum not drawn: {}", e.toString());
     }
   }
 

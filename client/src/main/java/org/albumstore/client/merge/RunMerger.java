@@ -12,11 +12,11 @@ import java.util.TreeMap;
 import org.HdrHistogram.EncodableHistogram;
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.HistogramLogReader;
-import org.albumstore.client.http.RequestType;
 import org.albumstore.client.report.JsonSummary;
 import org.albumstore.client.report.RunSummary;
 import org.albumstore.client.stats.IntervalLogs;
 import org.albumstore.client.stats.Latencies;
+import org.albumstore.client.stats.RequestType;
 import org.albumstore.client.stats.RunStatistics;
 import org.albumstore.client.stats.TypeStats;
 

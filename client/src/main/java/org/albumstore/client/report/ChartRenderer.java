@@ -13,7 +13,7 @@ import java.io.IOException;
 import java.util.List;
 import java.util.Locale;
 import javax.imageio.ImageIO;
-import org.albumstore.client.http.RequestType;
+import org.albumstore.client.stats.RequestType;
 import org.albumstore.client.stats.TimelineRow;
 
 /**

@@ -10,7 +10,6 @@ import org.albumstore.client.stats.StepRow;
 import org.albumstore.client.stats.TypeStats;
 import org.albumstore.client.tiers.TierTableText;
 import org.albumstore.client.verify.Mismatch;
-import org.albumstore.client.workload.WriterLoop;
 
 /**
  * The final report as plain-text tables for stdout. The words and the order of the lines are a
@@ -166,7 +165,7 @@ public final class ConsoleReport {
   /** How long each writer runs: iterations, a duration, or both (whichever ends first). */
   static String bound(RunSummary.Settings c) {
     boolean timed = c.durationSeconds() > 0;
-    boolean counted = c.iterations() != WriterLoop.UNBOUNDED;
+    boolean counted = c.iterations() != RunSummary.UNBOUNDED_ITERATIONS;
     String iterations = f("%d iterations per thread", c.iterations());
     String duration = "iterations for " + num(c.durationSeconds()) + " s";
     if (timed && counted) {

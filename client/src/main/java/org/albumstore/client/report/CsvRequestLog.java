@@ -11,9 +11,9 @@ import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
-import org.albumstore.client.http.RequestType;
 import org.albumstore.client.stats.Completion;
 import org.albumstore.client.stats.RequestObserver;
+import org.albumstore.client.stats.RequestType;
 import org.albumstore.client.stats.RunClock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -29,7 +29,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class CsvRequestLog implements RequestObserver, AutoCloseable {
   public static final String HEADER = "start_time,request_type,latency_ms,response_code,attempts";
-  private static final Logger LOG = LoggerFactory.getLogger(CsvRequestLog.class);
+  private static final Logger log = LoggerFactory.getLogger(CsvRequestLog.class);
   private static final Completion END = new Completion(RequestType.GET_REVIEW, 0, 0, "", true, 0);
   private static final int BATCH = 1024;
 
@@ -90,7 +90,7 @@ public final class CsvRequestLog implements RequestObserver, AutoCloseable {
       }
     } catch (IOException e) {
       broken = true;
-      LOG.error("writing the per-request CSV failed; further rows are dropped", e);
+      log.error("writing the per-request CSV failed; further rows are dropped", e);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
@@ -124,7 +124,7 @@ public final class CsvRequestLog implements RequestObserver, AutoCloseable {
     closed = true;
     try {
       if (!broken && !queue.offer(END, 10, TimeUnit.SECONDS)) {
-        LOG.warn("per-request CSV writer is stuck; closing without the rows still queued");
+        log.warn("per-request CSV writer is stuck; closing without the rows still queued");
       }
       writer.join(10_000);
       if (writer.isAlive()) {

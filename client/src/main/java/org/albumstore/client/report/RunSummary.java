@@ -52,6 +52,12 @@ public record RunSummary(
     int exitCode) {
 
   /** The options the run used (passwords left out, URIs redacted). */
+  /**
+   * The iterations of a writer bounded by time alone ({@code --duration} or {@code --rate-steps}
+   * without {@code --iterations}): the clock ends it long before.
+   */
+  public static final int UNBOUNDED_ITERATIONS = Integer.MAX_VALUE;
+
   public record Settings(
       String url,
       int groupSize,

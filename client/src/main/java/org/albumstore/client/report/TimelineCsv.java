@@ -7,9 +7,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Locale;
 import java.util.function.Consumer;
-import org.albumstore.client.broker.QueueSample;
-import org.albumstore.client.http.RequestType;
 import org.albumstore.client.stats.IntervalStats;
+import org.albumstore.client.stats.QueueSample;
+import org.albumstore.client.stats.RequestType;
 import org.albumstore.client.stats.TimelineRow;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -19,7 +19,7 @@ import org.slf4j.LoggerFactory;
  * run can be watched with {@code tail -f}. Unknown values are empty cells.
  */
 public final class TimelineCsv implements Consumer<TimelineRow>, AutoCloseable {
-  private static final Logger LOG = LoggerFactory.getLogger(TimelineCsv.class);
+  private static final Logger log = LoggerFactory.getLogger(TimelineCsv.class);
   private final BufferedWriter out;
   private boolean broken;
 
@@ -30,15 +30,10 @@ public final class TimelineCsv implements Consumer<TimelineRow>, AutoCloseable {
     out.flush();
   }
 
-  /** e.g. {@code post_review_like_p99_ms}. */
-  public static String slug(RequestType t) {
-    return t.label().toLowerCase(Locale.ROOT).replaceAll("[^a-z]+", "_").replaceAll("_$", "");
-  }
-
   public static String header() {
     StringBuilder h = new StringBuilder("elapsed_s,time");
     for (RequestType t : RequestType.values()) {
-      String s = slug(t);
+      String s = t.slug();
       h.append(',').append(s).append("_ok,").append(s).append("_failed,");
       h.append(s).append("_p50_ms,").append(s).append("_p99_ms");
     }
@@ -85,7 +80,7 @@ public final class TimelineCsv implements Consumer<TimelineRow>, AutoCloseable {
       out.flush();
     } catch (IOException e) {
       broken = true;
-      LOG.error("writing the timeline CSV failed; further rows are skipped", e);
+      log.error("writing the timeline CSV failed; further rows are skipped", e);
     }
   }
 

@@ -1,7 +1,5 @@
 package org.albumstore.client.stats;
 
-import org.albumstore.client.http.RequestType;
-
 /**
  * One finished logical request, as the statistics and the per-request CSV see it.
  *

@@ -7,7 +7,6 @@ import java.util.EnumMap;
 import java.util.Locale;
 import java.util.Map;
 import org.HdrHistogram.HistogramLogWriter;
-import org.albumstore.client.http.RequestType;
 
 /**
  * The run's latency histograms as HdrHistogram interval logs, one {@code .hlog} per request type

@@ -1,7 +1,6 @@
 package org.albumstore.client.stats;
 
 import java.util.List;
-import org.albumstore.client.http.RequestType;
 
 /**
  * Told about every finished request and every retried attempt. Called on the hot path from many

@@ -5,7 +5,6 @@ import java.util.EnumMap;
 import java.util.Map;
 import java.util.TreeMap;
 import org.HdrHistogram.Histogram;
-import org.albumstore.client.http.RequestType;
 
 /**
  * The run's statistics: one {@link TypeRecorder} per request type, fed by every load thread, read

@@ -9,7 +9,6 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
-import org.albumstore.client.broker.QueueSample;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -20,7 +19,7 @@ import org.slf4j.LoggerFactory;
  * <p>Memory grows by one small row per second (a few hundred bytes), not per request.
  */
 public final class Timeline {
-  private static final Logger LOG = LoggerFactory.getLogger(Timeline.class);
+  private static final Logger log = LoggerFactory.getLogger(Timeline.class);
 
   private final RunStatistics stats;
   private final Supplier<QueueSample> queue;
@@ -82,7 +81,7 @@ public final class Timeline {
       tick();
     } catch (RuntimeException e) {
       // A scheduled task that throws is silently cancelled; log it, keep the heartbeat alive.
-      LOG.error("timeline tick failed", e);
+      log.error("timeline tick failed", e);
     }
   }
 
@@ -144,7 +143,7 @@ public final class Timeline {
     if (e != null) {
       e.shutdown();
       if (!e.awaitTermination(5, TimeUnit.SECONDS)) {
-        LOG.warn("timeline thread did not stop within 5 s");
+        log.warn("timeline thread did not stop within 5 s");
         e.shutdownNow();
       }
     }

@@ -1,8 +1,6 @@
 package org.albumstore.client.stats;
 
 import java.util.Map;
-import org.albumstore.client.broker.QueueSample;
-import org.albumstore.client.http.RequestType;
 
 /**
  * One second of the run.

@@ -3,6 +3,8 @@ package org.albumstore.client.tiers;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import org.albumstore.common.metrics.ConsumerStage;
+import org.albumstore.common.metrics.ServerStage;
 
 /**
  * Builds the {@link TierTable} from the client's own figures and the metrics' differences.
@@ -21,18 +23,18 @@ import java.util.Locale;
  */
 public final class TierCalculator {
   private static final String[][] SERVER_ROWS = {
-    {"arrival", "network", "client send -> servlet in (client, network, Tomcat)"},
-    {"validate", "server", "read and validate the request"},
-    {"channel_wait", "server", "wait for a publisher channel"},
-    {"confirm", "broker", "publish -> confirm"},
-    {"respond", "server", "confirm -> response handed to Tomcat"},
-    {"complete", "server", "Tomcat completes the response (async dispatch, flush)"},
+    {ServerStage.ARRIVAL.tag(), "network", "client send -> servlet in (client, network, Tomcat)"},
+    {ServerStage.VALIDATE.tag(), "server", "read and validate the request"},
+    {ServerStage.CHANNEL_WAIT.tag(), "server", "wait for a publisher channel"},
+    {ServerStage.CONFIRM.tag(), "broker", "publish -> confirm"},
+    {ServerStage.RESPOND.tag(), "server", "confirm -> response handed to Tomcat"},
+    {ServerStage.COMPLETE.tag(), "server", "Tomcat completes the response (async dispatch, flush)"},
   };
   private static final String[][] CONSUMER_ROWS = {
-    {"queue", "broker", "publish -> delivered to the consumer (in queue)"},
-    {"batch_wait", "consumer", "delivered -> transaction begins (batching)"},
-    {"apply", "database", "apply the batch (statements)"},
-    {"commit", "database", "explicit commit (0 if in the statement)"},
+    {ConsumerStage.QUEUE.tag(), "broker", "publish -> delivered to the consumer (in queue)"},
+    {ConsumerStage.BATCH_WAIT.tag(), "consumer", "delivered -> transaction begins (batching)"},
+    {ConsumerStage.APPLY.tag(), "database", "apply the batch (statements)"},
+    {ConsumerStage.COMMIT.tag(), "database", "explicit commit (0 if in the statement)"},
   };
 
   private TierCalculator() {}

@@ -2,6 +2,8 @@ package org.albumstore.client.tiers;
 
 import java.util.List;
 import java.util.Map;
+import org.albumstore.common.metrics.ConsumerStage;
+import org.albumstore.common.metrics.ServerStage;
 
 /**
  * What the metrics endpoints said about one run: the differences between a scrape at its start and
@@ -10,8 +12,8 @@ import java.util.Map;
  * @param serverMetrics the server's URL, or {@code none}
  * @param consumerMetrics the consumer's URL, or {@code none}
  * @param servlet servlet time of successful writes (POST, 200), or null
- * @param serverStages by stage name ({@link MetricNames#SERVER_STAGES}); empty when unknown
- * @param consumerStages by stage name ({@link MetricNames#CONSUMER_STAGES}); empty when unknown
+ * @param serverStages by stage name (a {@link ServerStage}'s tag); empty when unknown
+ * @param consumerStages by stage name (a {@link ConsumerStage}'s tag); empty when unknown
  * @param visibility published → committed per write, or null
  * @param notes why a side is missing, one line each
  */

@@ -6,6 +6,9 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Predicate;
+import org.albumstore.common.metrics.ConsumerStage;
+import org.albumstore.common.metrics.MetricNames;
+import org.albumstore.common.metrics.ServerStage;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -19,8 +22,14 @@ import org.slf4j.LoggerFactory;
  * says why, the run goes on.
  */
 public final class TierSampler {
-  private static final Logger LOG = LoggerFactory.getLogger(TierSampler.class);
+  private static final Logger log = LoggerFactory.getLogger(TierSampler.class);
   private static final String NONE = "none";
+  private static final String HTTP_REQUESTS =
+      MetricNames.prometheusTimer(MetricNames.HTTP_REQUESTS);
+  private static final String SERVER_STAGE = MetricNames.prometheusTimer(MetricNames.SERVER_STAGE);
+  private static final String CONSUMER_STAGE =
+      MetricNames.prometheusTimer(MetricNames.CONSUMER_STAGE);
+  private static final String VISIBILITY = MetricNames.prometheusTimer(MetricNames.VISIBILITY);
 
   private final MetricsEndpoint server;
   private final MetricsEndpoint consumer;
@@ -41,35 +50,32 @@ public final class TierSampler {
    */
   public static TierSampler start(String serverUrl, String consumerUrl) {
     TierSampler s = new TierSampler(serverUrl, consumerUrl);
-    s.serverStart = s.read(s.server, "server", MetricNames.SERVER_STAGE + "_count");
-    s.consumerStart = s.read(s.consumer, "consumer", MetricNames.CONSUMER_STAGE + "_count");
+    s.serverStart = s.read(s.server, "server", SERVER_STAGE + "_count");
+    s.consumerStart = s.read(s.consumer, "consumer", CONSUMER_STAGE + "_count");
     return s;
   }
 
   /** Takes the second scrapes now and returns the differences. */
   public TierReadings finish() {
-    Scrape serverEnd =
-        serverStart == null ? null : read(server, "server", MetricNames.SERVER_STAGE + "_count");
+    Scrape serverEnd = serverStart == null ? null : read(server, "server", SERVER_STAGE + "_count");
     Scrape consumerEnd =
-        consumerStart == null
-            ? null
-            : read(consumer, "consumer", MetricNames.CONSUMER_STAGE + "_count");
+        consumerStart == null ? null : read(consumer, "consumer", CONSUMER_STAGE + "_count");
     Histogram servlet = null;
     Map<String, Histogram> serverStages = new HashMap<>();
     if (serverEnd != null) {
-      servlet = delta(serverEnd, serverStart, MetricNames.HTTP_REQUESTS, TierSampler::isWrite200);
-      for (String stage : MetricNames.SERVER_STAGES) {
-        serverStages.put(stage, delta(serverEnd, serverStart, MetricNames.SERVER_STAGE, stage));
+      servlet = delta(serverEnd, serverStart, HTTP_REQUESTS, TierSampler::isWrite200);
+      for (ServerStage stage : ServerStage.values()) {
+        serverStages.put(stage.tag(), delta(serverEnd, serverStart, SERVER_STAGE, stage.tag()));
       }
     }
     Histogram visibility = null;
     Map<String, Histogram> consumerStages = new HashMap<>();
     if (consumerEnd != null) {
-      for (String stage : MetricNames.CONSUMER_STAGES) {
+      for (ConsumerStage stage : ConsumerStage.values()) {
         consumerStages.put(
-            stage, delta(consumerEnd, consumerStart, MetricNames.CONSUMER_STAGE, stage));
+            stage.tag(), delta(consumerEnd, consumerStart, CONSUMER_STAGE, stage.tag()));
       }
-      visibility = delta(consumerEnd, consumerStart, MetricNames.VISIBILITY, l -> true);
+      visibility = delta(consumerEnd, consumerStart, VISIBILITY, l -> true);
     }
     return new TierReadings(
         server == null ? NONE : server.url(),
@@ -88,7 +94,7 @@ public final class TierSampler {
   }
 
   private static Histogram delta(Scrape end, Scrape start, String base, String stage) {
-    return delta(end, start, base, l -> stage.equals(l.get("stage")));
+    return delta(end, start, base, l -> stage.equals(l.get(MetricNames.STAGE_TAG)));
   }
 
   private static Histogram delta(
@@ -115,7 +121,7 @@ public final class TierSampler {
       problem = "interrupted while reading " + endpoint.url();
     }
     String note = side + " metrics n/a: " + problem;
-    LOG.warn("{}; the time-per-tier table will lack the {} rows", note, side);
+    log.warn("{}; the time-per-tier table will lack the {} rows", note, side);
     notes.add(note);
     return null;
   }

@@ -11,7 +11,7 @@ import org.slf4j.LoggerFactory;
  * writer does), so both happen under one lock: once closed, the window never opens.
  */
 final class ReaderWindow {
-  private static final Logger LOG = LoggerFactory.getLogger(ReaderWindow.class);
+  private static final Logger log = LoggerFactory.getLogger(ReaderWindow.class);
 
   private boolean open;
   private boolean closed;
@@ -47,7 +47,7 @@ final class ReaderWindow {
         r.join(Math.max(1, left / 1_000_000));
       }
       if (r.isAlive()) {
-        LOG.warn(
+        log.warn(
             "{} still busy {} s after the writers finished; left behind",
             r.getName(),
             limit.toSeconds());

@@ -22,7 +22,7 @@ import org.slf4j.LoggerFactory;
  * which is what lets its tests drive it with fakes.
  */
 public final class WorkloadScheduler {
-  private static final Logger LOG = LoggerFactory.getLogger(WorkloadScheduler.class);
+  private static final Logger log = LoggerFactory.getLogger(WorkloadScheduler.class);
 
   /** How long stopped readers may take to finish their request in flight. */
   private static final Duration READER_STOP_WAIT = Duration.ofSeconds(60);
@@ -78,7 +78,7 @@ public final class WorkloadScheduler {
     Thread starter = null;
     for (int g = 0; g < plan.groups(); g++) {
       if (g > 0 && stop.await(plan.delay().toNanos(), TimeUnit.NANOSECONDS)) {
-        LOG.info("stop requested: groups {} to {} not started", g + 1, plan.groups());
+        log.info("stop requested: groups {} to {} not started", g + 1, plan.groups());
         break;
       }
       List<Thread> group = new ArrayList<>(plan.groupSize());
@@ -139,7 +139,7 @@ public final class WorkloadScheduler {
                 task.run();
               } catch (RuntimeException | Error e) {
                 crashed.incrementAndGet();
-                LOG.error("{} died", Thread.currentThread().getName(), e);
+                log.error("{} died", Thread.currentThread().getName(), e);
               }
             },
             name);

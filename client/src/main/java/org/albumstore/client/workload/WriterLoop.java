@@ -15,12 +15,6 @@ import org.albumstore.common.event.Vote;
  * segment for verification (in {@code post-get} the albums, with no reviews).
  */
 public final class WriterLoop implements Runnable {
-  /**
-   * Iterations of a writer bounded by time alone ({@code --duration} or {@code --rate-steps}
-   * without {@code --iterations}): the clock ends it long before.
-   */
-  public static final int UNBOUNDED = Integer.MAX_VALUE;
-
   private static final Vote[] REVIEWS = {Vote.LIKE, Vote.LIKE, Vote.DISLIKE};
   private static final String[] STEPS = {"l1", "l2", "d"};
 

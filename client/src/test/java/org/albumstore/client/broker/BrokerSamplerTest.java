@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
+import org.albumstore.client.stats.QueueSample;
 import org.junit.jupiter.api.Test;
 
 class BrokerSamplerTest {

@@ -9,6 +9,7 @@ import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.atomic.AtomicReference;
+import org.albumstore.client.stats.QueueSample;
 import org.junit.jupiter.api.Test;
 
 class ManagementApiProbeTest {

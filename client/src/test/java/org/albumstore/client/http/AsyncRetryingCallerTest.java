@@ -18,6 +18,7 @@ import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import org.albumstore.client.stats.Completion;
 import org.albumstore.client.stats.RequestObserver;
+import org.albumstore.client.stats.RequestType;
 import org.albumstore.common.event.Vote;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;

@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Optional;
 import org.albumstore.client.stats.Completion;
 import org.albumstore.client.stats.RequestObserver;
+import org.albumstore.client.stats.RequestType;
 import org.albumstore.client.stats.RunStatistics;
 import org.albumstore.common.event.Vote;
 import org.junit.jupiter.api.Test;

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.within;
 
 import java.util.ArrayList;
 import java.util.List;
-import org.albumstore.client.http.RequestType;
 import org.junit.jupiter.api.Test;
 
 class RunStatisticsTest {

@@ -8,8 +8,6 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
-import org.albumstore.client.broker.QueueSample;
-import org.albumstore.client.http.RequestType;
 import org.junit.jupiter.api.Test;
 
 class TimelineTest {

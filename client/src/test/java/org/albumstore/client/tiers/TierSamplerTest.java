@@ -7,7 +7,9 @@ import com.sun.net.httpserver.HttpServer;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.concurrent.atomic.AtomicReference;
+import org.albumstore.common.metrics.ServerStage;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -46,7 +48,8 @@ class TierSamplerTest {
 
   private static String serverText(long n, double seconds) {
     StringBuilder b = new StringBuilder();
-    for (String stage : MetricNames.SERVER_STAGES) {
+    for (ServerStage s : ServerStage.values()) {
+      String stage = s.tag();
       b.append(timer("albumstore_write_stage_seconds", "stage=\"" + stage + "\",", n, seconds));
     }
     b.append(
@@ -110,7 +113,8 @@ class TierSamplerTest {
     assertThat(r.notes()).isEmpty();
     assertThat(r.servlet().count()).isEqualTo(200); // the GETs are not writes
     assertThat(r.servlet().meanMs()).isCloseTo(10.0, within(1e-9));
-    assertThat(r.serverStages()).containsOnlyKeys(MetricNames.SERVER_STAGES);
+    assertThat(r.serverStages())
+        .containsOnlyKeys(Arrays.stream(ServerStage.values()).map(ServerStage::tag).toList());
     assertThat(r.serverStages().get("confirm").meanMs()).isCloseTo(2.0, within(1e-9));
     assertThat(r.consumerStages().get("queue").count()).isEqualTo(200);
     assertThat(r.consumerStages().get("queue").meanMs()).isCloseTo(5.0, within(1e-9));

@@ -7,17 +7,16 @@ import com.rabbitmq.client.AMQP;
 import java.io.IOException;
 import java.util.Date;
 import java.util.HashSet;
-import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 
 /**
- * The wire form of {@link WriteBatch}: a versioned JSON body in a persistent message with a unique
+ * The wire form of {@link WriteBundle}: a versioned JSON body in a persistent message with a unique
  * {@code messageId}. Both sides of the queue use this one class, so they cannot drift apart.
  *
  * <p>Decoding validates everything the consumer relies on (IDs, votes, profiles, image presence);
- * what fails is an {@link InvalidMessageException}, never a half-applied batch.
+ * what fails is an {@link InvalidMessageException}, never a half-applied bundle.
  */
 public final class EventCodec {
   /** The only body version this code writes and reads. */
@@ -36,65 +35,65 @@ public final class EventCodec {
 
   private EventCodec() {}
 
-  public static byte[] encode(WriteBatch batch) {
+  public static byte[] encode(WriteBundle bundle) {
     try {
-      return MAPPER.writeValueAsBytes(batch);
+      return MAPPER.writeValueAsBytes(bundle);
     } catch (JsonProcessingException e) {
       // Records of strings, UUIDs and byte arrays always serialise; this is a programming error.
-      throw new IllegalStateException("cannot encode a write batch", e);
+      throw new IllegalStateException("cannot encode a write bundle", e);
     }
   }
 
   /**
-   * Persistent-message properties for a batch; the message ID is the batch's {@link
-   * WriteBatch#id()} (one identity for the message, in its properties and its body), or a fresh
-   * unique one for a batch without an ID.
+   * Persistent-message properties for a bundle; the message ID is the bundle's {@link
+   * WriteBundle#id()} (one identity for the message, in its properties and its body), or a fresh
+   * unique one for a bundle without an ID.
    */
-  public static AMQP.BasicProperties properties(WriteBatch batch) {
-    UUID id = batch.id() != null ? batch.id() : UUID.randomUUID();
+  public static AMQP.BasicProperties properties(WriteBundle bundle) {
+    UUID id = bundle.id() != null ? bundle.id() : UUID.randomUUID();
     return new AMQP.BasicProperties.Builder()
         .contentType(CONTENT_TYPE)
         .deliveryMode(2)
         .messageId(id.toString())
         .type(MESSAGE_TYPE)
-        .timestamp(new Date(batch.publishedAtMillis()))
-        .headers(Map.of(VERSION_HEADER, batch.version()))
+        .timestamp(new Date(bundle.publishedAtMillis()))
+        .headers(Map.of(VERSION_HEADER, bundle.version()))
         .build();
   }
 
-  public static WriteBatch decode(byte[] body) throws InvalidMessageException {
+  public static WriteBundle decode(byte[] body) throws InvalidMessageException {
     if (body == null || body.length == 0) {
       throw new InvalidMessageException("empty body");
     }
-    final WriteBatch batch;
+    final WriteBundle bundle;
     try {
-      batch = MAPPER.readValue(body, WriteBatch.class);
+      bundle = MAPPER.readValue(body, WriteBundle.class);
     } catch (IOException e) {
       throw new InvalidMessageException("undecodable body: " + firstLine(e.getMessage()), e);
     }
-    validate(batch);
-    return batch;
+    validate(bundle);
+    return bundle;
   }
 
-  static void validate(WriteBatch batch) throws InvalidMessageException {
-    if (batch == null) {
+  static void validate(WriteBundle bundle) throws InvalidMessageException {
+    if (bundle == null) {
       throw new InvalidMessageException("body is JSON null");
     }
-    if (batch.version() != VERSION) {
+    if (bundle.version() != VERSION) {
       throw new InvalidMessageException(
-          "unknown version " + batch.version() + " (this consumer reads version " + VERSION + ")");
+          "unknown version " + bundle.version() + " (this consumer reads version " + VERSION + ")");
     }
-    if (batch.size() == 0) {
-      throw new InvalidMessageException("batch holds no albums and no reviews");
+    if (bundle.size() == 0) {
+      throw new InvalidMessageException("bundle holds no albums and no reviews");
     }
     Set<String> albumIds = new HashSet<>();
-    for (NewAlbum a : batch.albums()) {
+    for (NewAlbum a : bundle.albums()) {
       if (a == null || !Identifiers.isValidToken(a.albumId())) {
         throw new InvalidMessageException("album with an invalid albumId");
       }
       if (!albumIds.add(a.albumId())) {
-        // One statement cannot insert the same key twice; the server never batches one album twice.
-        throw new InvalidMessageException("album " + a.albumId() + " appears twice in one batch");
+        // One statement cannot insert the same key twice; the server never bundles one album twice.
+        throw new InvalidMessageException("album " + a.albumId() + " appears twice in one bundle");
       }
       if (a.profile() == null) {
         throw new InvalidMessageException("album " + a.albumId() + " has no profile");
@@ -107,7 +106,7 @@ public final class EventCodec {
         throw new InvalidMessageException("album " + a.albumId() + " has no image");
       }
     }
-    for (Review r : batch.reviews()) {
+    for (Review r : bundle.reviews()) {
       if (r == null || r.eventId() == null) {
         throw new InvalidMessageException("review without an eventId");
       }
@@ -118,11 +117,6 @@ public final class EventCodec {
         throw new InvalidMessageException("review " + r.eventId() + " is neither like nor dislike");
       }
     }
-  }
-
-  /** For tests and tools: a batch of reviews only, stamped now. */
-  public static WriteBatch reviews(List<Review> reviews) {
-    return new WriteBatch(VERSION, System.currentTimeMillis(), List.of(), reviews);
   }
 
   private static String firstLine(String s) {

@@ -10,7 +10,7 @@ import java.util.UUID;
  * had an Idempotency-Key, so {@code eventId} is derived from the key) can arrive again in another
  * message when the client retries: the consumer records its {@code eventId} in the ledger. An
  * unkeyed review can only arrive again as a redelivery of the same message, so the ledger records
- * the message's {@link WriteBatch#id()} once for all its unkeyed reviews. {@code eventId} is still
+ * the message's {@link WriteBundle#id()} once for all its unkeyed reviews. {@code eventId} is still
  * set on every review, so that a consumer that predates message IDs applies it exactly once too.
  *
  * @param keyed true when {@code eventId} comes from an Idempotency-Key; left out of the JSON when

@@ -17,10 +17,10 @@ class EventCodecTest {
     UUID messageId = UUID.randomUUID();
     Review unkeyed = new Review(UUID.randomUUID(), "7", Vote.LIKE, false);
     Review keyed = new Review(UUID.randomUUID(), "7", Vote.DISLIKE, true);
-    WriteBatch in =
-        new WriteBatch(EventCodec.VERSION, 1L, messageId, List.of(), List.of(unkeyed, keyed));
+    WriteBundle in =
+        new WriteBundle(EventCodec.VERSION, 1L, messageId, List.of(), List.of(unkeyed, keyed));
 
-    WriteBatch out = EventCodec.decode(EventCodec.encode(in));
+    WriteBundle out = EventCodec.decode(EventCodec.encode(in));
 
     assertThat(out.id()).isEqualTo(messageId);
     assertThat(out.reviews()).containsExactly(unkeyed, keyed);
@@ -34,7 +34,7 @@ class EventCodecTest {
         "{\"version\":1,\"publishedAtMillis\":1,\"albums\":[],\"reviews\":[{\"eventId\":"
             + "\"0f8fad5b-d9cb-469f-a165-70867728950e\",\"albumId\":\"7\",\"vote\":\"like\"}]}";
 
-    WriteBatch out = EventCodec.decode(old.getBytes(StandardCharsets.UTF_8));
+    WriteBundle out = EventCodec.decode(old.getBytes(StandardCharsets.UTF_8));
 
     assertThat(out.id()).isNull();
     assertThat(out.reviews()).hasSize(1);
@@ -45,12 +45,11 @@ class EventCodecTest {
     String unkeyed =
         new String(
             EventCodec.encode(
-                EventCodec.reviews(List.of(new Review(UUID.randomUUID(), "7", Vote.LIKE, false)))),
+                reviews(List.of(new Review(UUID.randomUUID(), "7", Vote.LIKE, false)))),
             StandardCharsets.UTF_8);
     String keyed =
         new String(
-            EventCodec.encode(
-                EventCodec.reviews(List.of(new Review(UUID.randomUUID(), "7", Vote.LIKE)))),
+            EventCodec.encode(reviews(List.of(new Review(UUID.randomUUID(), "7", Vote.LIKE)))),
             StandardCharsets.UTF_8);
 
     assertThat(unkeyed).doesNotContain("keyed").doesNotContain("\"id\"");
@@ -60,8 +59,8 @@ class EventCodecTest {
   @Test
   void batchRoundTripsWithEveryField() throws Exception {
     UUID id = UUID.randomUUID();
-    WriteBatch in =
-        new WriteBatch(
+    WriteBundle in =
+        new WriteBundle(
             EventCodec.VERSION,
             1_700_000_000_123L,
             List.of(
@@ -71,7 +70,7 @@ class EventCodecTest {
                 new Review(id, "42", Vote.LIKE),
                 new Review(UUID.randomUUID(), "42", Vote.DISLIKE)));
 
-    WriteBatch out = EventCodec.decode(EventCodec.encode(in));
+    WriteBundle out = EventCodec.decode(EventCodec.encode(in));
 
     assertThat(out.version()).isEqualTo(1);
     assertThat(out.publishedAtMillis()).isEqualTo(1_700_000_000_123L);
@@ -86,15 +85,14 @@ class EventCodecTest {
   void votesTravelAsTheirApiSpelling() {
     String json =
         new String(
-            EventCodec.encode(
-                EventCodec.reviews(List.of(new Review(UUID.randomUUID(), "7", Vote.DISLIKE)))),
+            EventCodec.encode(reviews(List.of(new Review(UUID.randomUUID(), "7", Vote.DISLIKE)))),
             StandardCharsets.UTF_8);
     assertThat(json).contains("\"vote\":\"dislike\"").contains("\"version\":1");
   }
 
   @Test
   void propertiesArePersistentTypedAndUnique() {
-    WriteBatch b = EventCodec.reviews(List.of(new Review(UUID.randomUUID(), "7", Vote.LIKE)));
+    WriteBundle b = reviews(List.of(new Review(UUID.randomUUID(), "7", Vote.LIKE)));
     var p1 = EventCodec.properties(b);
     var p2 = EventCodec.properties(b);
     assertThat(p1.getDeliveryMode()).isEqualTo(2);
@@ -118,7 +116,7 @@ class EventCodecTest {
   void unknownVersionIsInvalid() {
     byte[] body =
         EventCodec.encode(
-            new WriteBatch(
+            new WriteBundle(
                 2, 0, List.of(), List.of(new Review(UUID.randomUUID(), "1", Vote.LIKE))));
     assertThatThrownBy(() -> EventCodec.decode(body)).hasMessageContaining("unknown version 2");
   }
@@ -148,7 +146,11 @@ class EventCodecTest {
   @Test
   void sameAlbumTwiceInOneBatchIsInvalid() {
     NewAlbum a = new NewAlbum("dup", PISTOLS, new byte[] {1});
-    byte[] body = EventCodec.encode(new WriteBatch(1, 0, List.of(a, a), List.of()));
+    byte[] body = EventCodec.encode(new WriteBundle(1, 0, List.of(a, a), List.of()));
     assertThatThrownBy(() -> EventCodec.decode(body)).hasMessageContaining("twice");
+  }
+
+  private static WriteBundle reviews(List<Review> reviews) {
+    return new WriteBundle(EventCodec.VERSION, System.currentTimeMillis(), List.of(), reviews);
   }
 }

@@ -25,7 +25,7 @@ import org.slf4j.LoggerFactory;
  * per worker, opened on the first poison message (most workers never need one).
  */
 public final class DeadLetterPublisher implements AutoCloseable {
-  private static final Logger LOG = LoggerFactory.getLogger(DeadLetterPublisher.class);
+  private static final Logger log = LoggerFactory.getLogger(DeadLetterPublisher.class);
 
   /** Longest reason kept in the header; database messages can quote long values. */
   static final int MAX_REASON = 1_000;
@@ -85,7 +85,7 @@ public final class DeadLetterPublisher implements AutoCloseable {
       try {
         channel.close();
       } catch (IOException | TimeoutException | RuntimeException e) {
-        LOG.warn("closing the dead-letter channel failed: {}", e.toString());
+        log.warn("closing the dead-letter channel failed: {}", e.toString());
       }
     }
     channel = null;

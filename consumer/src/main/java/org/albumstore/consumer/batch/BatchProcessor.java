@@ -10,16 +10,17 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.albumstore.common.event.EventCodec;
 import org.albumstore.common.event.InvalidMessageException;
-import org.albumstore.common.event.WriteBatch;
+import org.albumstore.common.event.WriteBundle;
 import org.albumstore.common.tls.TlsFailures;
 import org.albumstore.consumer.amqp.ArrivedDelivery;
 import org.albumstore.consumer.amqp.DeadLetterPublisher;
+import org.albumstore.consumer.metrics.ConsumerMetrics;
 import org.albumstore.consumer.retry.Backoff;
 import org.albumstore.consumer.retry.OutageLog;
+import org.albumstore.consumer.sql.Aggregate;
 import org.albumstore.consumer.sql.BatchWriter;
 import org.albumstore.consumer.sql.SqlErrors;
 import org.albumstore.consumer.sql.WriteResult;
-import org.albumstore.consumer.stats.ConsumerMetrics;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -42,7 +43,7 @@ import org.slf4j.LoggerFactory;
  * again (idempotent albums, review ledger). One instance per worker thread.
  */
 public final class BatchProcessor {
-  private static final Logger LOG = LoggerFactory.getLogger(BatchProcessor.class);
+  private static final Logger log = LoggerFactory.getLogger(BatchProcessor.class);
 
   private final BatchWriter writer;
   private final DeadLetterPublisher deadLetters;
@@ -108,7 +109,7 @@ public final class BatchProcessor {
       write(valid);
     } catch (Poison batchFailure) {
       if (valid.size() > 1) {
-        LOG.warn(
+        log.warn(
             "the database rejected a batch of {} messages ({}); applying them one by one to find"
                 + " the cause",
             valid.size(),
@@ -128,7 +129,7 @@ public final class BatchProcessor {
 
   /** Commits the messages, retrying transient failures; poison and stop requests end it. */
   private void write(List<Decoded> messages) throws Poison, Stopped {
-    Aggregate a = Aggregate.of(messages.stream().map(Decoded::batch).toList());
+    Aggregate a = Aggregate.of(messages.stream().map(Decoded::bundle).toList());
     backoff.reset();
     while (true) {
       long attemptStart = System.nanoTime();
@@ -161,16 +162,14 @@ public final class BatchProcessor {
         arrivedAtMillis = d.arrivedAtMillis();
         waitNanos = Math.max(0, attemptStart - d.arrivedNanos());
       }
-      metrics
-          .timings()
-          .messageCommitted(
-              m.batch().size(),
-              m.batch().publishedAtMillis(),
-              arrivedAtMillis,
-              waitNanos,
-              r.applyNanos(),
-              r.commitNanos(),
-              committedAtMillis);
+      metrics.messageCommitted(
+          m.bundle().size(),
+          m.bundle().publishedAtMillis(),
+          arrivedAtMillis,
+          waitNanos,
+          r.applyNanos(),
+          r.commitNanos(),
+          committedAtMillis);
     }
   }
 
@@ -182,7 +181,7 @@ public final class BatchProcessor {
         broker.succeeded();
         metrics.deadLettered();
         String id = r.delivery().getProperties().getMessageId();
-        LOG.warn("dead-lettered message {}: {}", id == null ? "(no message-id)" : id, r.reason());
+        log.warn("dead-lettered message {}: {}", id == null ? "(no message-id)" : id, r.reason());
         return;
       } catch (IOException | TimeoutException | RuntimeException e) {
         broker.failed("dead-letter publish: " + e);
@@ -206,7 +205,7 @@ public final class BatchProcessor {
     }
   }
 
-  private record Decoded(Delivery delivery, WriteBatch batch) {}
+  private record Decoded(Delivery delivery, WriteBundle bundle) {}
 
   private record Rejected(Delivery delivery, String reason) {}
 

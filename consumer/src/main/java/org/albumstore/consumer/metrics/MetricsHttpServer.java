@@ -21,7 +21,7 @@ import org.slf4j.LoggerFactory;
 public final class MetricsHttpServer implements AutoCloseable {
   public static final String PATH = "/metrics";
   static final String CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8";
-  private static final Logger LOG = LoggerFactory.getLogger(MetricsHttpServer.class);
+  private static final Logger log = LoggerFactory.getLogger(MetricsHttpServer.class);
 
   private final HttpServer server;
   private final ExecutorService executor;
@@ -64,9 +64,9 @@ public final class MetricsHttpServer implements AutoCloseable {
         send(exchange, 200, CONTENT_TYPE, scrape.get(), method);
       }
     } catch (IOException e) {
-      LOG.debug("metrics request failed: {}", e.toString()); // the scraper went away
+      log.debug("metrics request failed: {}", e.toString()); // the scraper went away
     } catch (RuntimeException e) {
-      LOG.warn("metrics scrape failed", e);
+      log.warn("metrics scrape failed", e);
       exchange.sendResponseHeaders(500, -1);
     } finally {
       exchange.close();

@@ -11,7 +11,7 @@ import org.slf4j.LoggerFactory;
  * logs how long the outage lasted. Shared by all workers; lock-free on the success path.
  */
 public final class OutageLog {
-  private static final Logger LOG = LoggerFactory.getLogger(OutageLog.class);
+  private static final Logger log = LoggerFactory.getLogger(OutageLog.class);
 
   private final String dependency;
 
@@ -30,7 +30,7 @@ public final class OutageLog {
   public void failed(String description) {
     failedAttempts.incrementAndGet();
     if (outageStart.get() == null && outageStart.compareAndSet(null, System.nanoTime())) {
-      LOG.warn(
+      log.warn(
           "{} failing, retrying with back-off (messages stay unacknowledged): {}",
           dependency,
           description);
@@ -40,7 +40,7 @@ public final class OutageLog {
   public void succeeded() {
     Long start = outageStart.get();
     if (start != null && outageStart.compareAndSet(start, null)) {
-      LOG.info(
+      log.info(
           "{} recovered after {} ms ({} failed attempts)",
           dependency,
           (System.nanoTime() - start) / 1_000_000,

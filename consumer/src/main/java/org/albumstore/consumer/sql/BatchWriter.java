@@ -10,8 +10,6 @@ import java.util.List;
 import java.util.UUID;
 import javax.sql.DataSource;
 import org.albumstore.common.event.NewAlbum;
-import org.albumstore.consumer.batch.Aggregate;
-import org.albumstore.consumer.batch.AlbumDelta;
 
 /**
  * Applies one {@link Aggregate} in one transaction: at most three statements and one commit,

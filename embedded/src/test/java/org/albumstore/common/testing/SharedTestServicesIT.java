@@ -17,7 +17,7 @@ import org.albumstore.common.config.Env;
 import org.albumstore.common.event.EventCodec;
 import org.albumstore.common.event.Review;
 import org.albumstore.common.event.Vote;
-import org.albumstore.common.event.WriteBatch;
+import org.albumstore.common.event.WriteBundle;
 import org.junit.jupiter.api.Test;
 
 /** The test services other modules' integration tests rely on, on whatever this machine has. */
@@ -38,8 +38,8 @@ class SharedTestServicesIT {
       try (Connection c = AmqpConnections.open(s, "it-publish");
           Channel ch = c.createChannel()) {
         ch.confirmSelect();
-        WriteBatch batch =
-            EventCodec.reviews(List.of(new Review(UUID.randomUUID(), "ts-it-1", Vote.DISLIKE)));
+        WriteBundle batch =
+            Bundles.reviews(List.of(new Review(UUID.randomUUID(), "ts-it-1", Vote.DISLIKE)));
         ch.basicPublish(
             s.exchange(),
             Topology.ROUTING_KEY,

@@ -16,7 +16,7 @@ import org.albumstore.common.db.Databases;
 import org.albumstore.common.event.EventCodec;
 import org.albumstore.common.event.NewAlbum;
 import org.albumstore.common.event.Review;
-import org.albumstore.common.event.WriteBatch;
+import org.albumstore.common.event.WriteBundle;
 
 /**
  * What a stopped consumer left in the queue, and whether any of it was already applied: after a
@@ -46,7 +46,7 @@ public final class Leftovers {
         Channel ch = c.createChannel()) {
       GetResponse r;
       while (ranges.size() < max && (r = ch.basicGet(amqp.queue(), false)) != null) {
-        WriteBatch b = EventCodec.decode(r.getBody());
+        WriteBundle b = EventCodec.decode(r.getBody());
         int e0 = events.size();
         int a0 = albums.size();
         b.reviews().stream().map(Review::eventId).forEach(events::add);

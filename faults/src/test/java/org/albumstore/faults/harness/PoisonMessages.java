@@ -11,7 +11,8 @@ import org.albumstore.common.event.EventCodec;
 import org.albumstore.common.event.NewAlbum;
 import org.albumstore.common.event.Review;
 import org.albumstore.common.event.Vote;
-import org.albumstore.common.event.WriteBatch;
+import org.albumstore.common.event.WriteBundle;
+import org.albumstore.common.testing.Bundles;
 
 /**
  * Bodies that can never be applied, by kind: undecodable, of an unknown version, or decodable with
@@ -27,10 +28,10 @@ public final class PoisonMessages {
   public static List<Poison> all() {
     String albumId = "poison-" + UUID.randomUUID().toString().substring(0, 8);
     String valid =
-        json(EventCodec.reviews(List.of(new Review(UUID.randomUUID(), albumId, Vote.LIKE))));
+        json(Bundles.reviews(List.of(new Review(UUID.randomUUID(), albumId, Vote.LIKE))));
     String validAlbum =
         json(
-            new WriteBatch(
+            new WriteBundle(
                 EventCodec.VERSION,
                 1L,
                 List.of(new NewAlbum(albumId, new AlbumProfile("a", "t", "1977"), new byte[] {1})),
@@ -94,7 +95,7 @@ public final class PoisonMessages {
     m.put(kind, new Poison(kind, body, reason));
   }
 
-  private static String json(WriteBatch b) {
+  private static String json(WriteBundle b) {
     return new String(EventCodec.encode(b), StandardCharsets.UTF_8);
   }
 

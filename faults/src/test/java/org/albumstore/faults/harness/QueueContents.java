@@ -11,7 +11,7 @@ import org.albumstore.common.event.EventCodec;
 import org.albumstore.common.event.InvalidMessageException;
 import org.albumstore.common.event.NewAlbum;
 import org.albumstore.common.event.Review;
-import org.albumstore.common.event.WriteBatch;
+import org.albumstore.common.event.WriteBundle;
 
 /**
  * Everything the server published to a queue nobody consumes: read (and removed) message by
@@ -32,7 +32,7 @@ public record QueueContents(
       while (messages < maxMessages && (r = ch.basicGet(amqp.queue(), true)) != null) {
         messages++;
         try {
-          WriteBatch b = EventCodec.decode(r.getBody());
+          WriteBundle b = EventCodec.decode(r.getBody());
           for (NewAlbum a : b.albums()) {
             albums.merge(a.albumId(), 1L, Long::sum);
           }

@@ -1,14 +1,16 @@
 package org.albumstore.server.metrics;
 
+import org.albumstore.common.metrics.MetricNames;
+
 /**
  * The {@code uri} tag of {@code http_server_requests_seconds}: the route template of a request,
  * never its raw path (album IDs would make the series unbounded). Derived from the servlet that
  * served the request and its method, so no path is parsed twice on the hot path.
  */
 enum Endpoint {
-  ALBUMS("/albums"),
+  ALBUMS(MetricNames.ALBUMS_URI),
   ALBUM("/albums/{albumID}"),
-  VOTE("/review/{likeornot}/{albumID}"),
+  VOTE(MetricNames.VOTE_URI),
   REVIEW_COUNTS("/review/{albumID}"),
   HEALTH("/health"),
   METRICS("/metrics"),

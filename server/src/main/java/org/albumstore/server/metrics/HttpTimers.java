@@ -5,6 +5,7 @@ import io.micrometer.core.instrument.Timer;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReferenceArray;
+import org.albumstore.common.metrics.MetricNames;
 
 /**
  * {@code http_server_requests_seconds{method,uri,status}}: one timer per endpoint, method and
@@ -16,7 +17,6 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  * timer is registered once, the first time its combination occurs.
  */
 final class HttpTimers {
-  static final String NAME = "http.server.requests";
 
   private static final String[] METHODS = {"GET", "POST", "OTHER"};
   private static final int STATUSES = 500; // 100..599
@@ -40,7 +40,7 @@ final class HttpTimers {
     if (t == null) {
       // Registering is idempotent: two threads racing here get the same timer.
       t =
-          Timer.builder(NAME)
+          Timer.builder(MetricNames.HTTP_REQUESTS)
               .description("HTTP requests, from the first filter to the response's completion")
               .tag("method", METHODS[method])
               .tag("uri", endpoint.uri())

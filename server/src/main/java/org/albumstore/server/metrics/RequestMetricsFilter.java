@@ -11,6 +11,7 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.time.Instant;
+import org.albumstore.common.metrics.RequestStart;
 
 /**
  * Times every request from the first filter to the response's completion, by endpoint, method and

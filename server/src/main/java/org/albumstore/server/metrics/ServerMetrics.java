@@ -23,7 +23,7 @@ import org.albumstore.server.read.ReadWaitObserver;
  *   <li>{@code http_server_requests_seconds{method,uri,status}}: every request ({@link
  *       HttpTimers});
  *   <li>{@code albumstore_write_stage_seconds{stage}}, {@code albumstore_publish_confirm_seconds},
- *       {@code albumstore_publish_batch_writes}: where a write spends its time ({@link
+ *       {@code albumstore_publish_bundle_writes}: where a write spends its time ({@link
  *       WriteStages});
  *   <li>{@code albumstore_publish_channels}, {@code albumstore_publish_channels_in_use}, {@code
  *       albumstore_publish_waiters}: the channel pool;

@@ -4,6 +4,8 @@ import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import java.util.concurrent.TimeUnit;
+import org.albumstore.common.metrics.MetricNames;
+import org.albumstore.common.metrics.ServerStage;
 import org.albumstore.common.metrics.ServiceMeters;
 import org.albumstore.server.publish.PendingWrite;
 import org.albumstore.server.publish.PublishObserver;
@@ -21,9 +23,9 @@ import org.albumstore.server.publish.PublishObserver;
  *       validating);
  *   <li>{@code channel_wait}: waiting in the publish queue for a publisher thread and its channel
  *       (the channel pool's "borrow" time);
- *   <li>{@code confirm}: the group starts → the broker's confirm (encode, publish, wait);
+ *   <li>{@code confirm}: the bundle starts → the broker's confirm (encode, publish, wait);
  *   <li>{@code respond}: confirm → this write's response handed to Tomcat (the writes of one
- *       message are answered in turn, so this grows with the group);
+ *       message are answered in turn, so this grows with the bundle);
  *   <li>{@code complete}: response handed to Tomcat → the request completed (Tomcat dispatches the
  *       completion to one of its threads, which flushes the response).
  * </ol>
@@ -31,13 +33,12 @@ import org.albumstore.server.publish.PublishObserver;
  * <p>What no stage covers is the response's way back to the client; the client shows it as the
  * remainder.
  *
- * <p>Per broker message: {@code albumstore_publish_confirm_seconds} (group start → confirm) and
- * {@code albumstore_publish_batch_writes} (writes per message, i.e. the group-commit factor).
+ * <p>Per broker message: {@code albumstore_publish_confirm_seconds} (bundle start → confirm) and
+ * {@code albumstore_publish_bundle_writes} (writes per message, i.e. the group-commit factor).
  */
 final class WriteStages implements PublishObserver {
-  static final String STAGE = "albumstore.write.stage";
   static final String CONFIRM = "albumstore.publish.confirm";
-  static final String BATCH_WRITES = "albumstore.publish.batch.writes";
+  static final String BUNDLE_WRITES = "albumstore.publish.bundle.writes";
 
   private final Timer arrival;
   private final Timer validate;
@@ -46,21 +47,22 @@ final class WriteStages implements PublishObserver {
   private final Timer respond;
   private final Timer complete;
   private final Timer messageConfirm;
-  private final DistributionSummary batchWrites;
+  private final DistributionSummary bundleWrites;
 
   WriteStages(MeterRegistry registry) {
-    arrival = stage(registry, "arrival", "client send -> servlet in (X-Request-Start)");
-    validate = stage(registry, "validate", "servlet in -> handed to the publisher");
-    channelWait = stage(registry, "channel_wait", "waiting for a publisher channel");
-    confirm = stage(registry, "confirm", "group start -> broker confirm");
-    respond = stage(registry, "respond", "confirm -> response handed to Tomcat");
-    complete = stage(registry, "complete", "response handed to Tomcat -> request completed");
+    arrival = stage(registry, ServerStage.ARRIVAL, "client send -> servlet in (X-Request-Start)");
+    validate = stage(registry, ServerStage.VALIDATE, "servlet in -> handed to the publisher");
+    channelWait = stage(registry, ServerStage.CHANNEL_WAIT, "waiting for a publisher channel");
+    confirm = stage(registry, ServerStage.CONFIRM, "bundle start -> broker confirm");
+    respond = stage(registry, ServerStage.RESPOND, "confirm -> response handed to Tomcat");
+    complete =
+        stage(registry, ServerStage.COMPLETE, "response handed to Tomcat -> request completed");
     messageConfirm =
         ServiceMeters.stageTimer(CONFIRM)
-            .description("Per broker message: group start -> publisher confirm")
+            .description("Per broker message: bundle start -> publisher confirm")
             .register(registry);
-    batchWrites =
-        DistributionSummary.builder(BATCH_WRITES)
+    bundleWrites =
+        DistributionSummary.builder(BUNDLE_WRITES)
             .description("Writes per broker message (group commit)")
             .publishPercentileHistogram()
             .minimumExpectedValue(1.0)
@@ -68,10 +70,10 @@ final class WriteStages implements PublishObserver {
             .register(registry);
   }
 
-  private static Timer stage(MeterRegistry registry, String stage, String what) {
-    return ServiceMeters.stageTimer(STAGE)
+  private static Timer stage(MeterRegistry registry, ServerStage stage, String what) {
+    return ServiceMeters.stageTimer(MetricNames.SERVER_STAGE)
         .description("Per confirmed write, time in one stage of the server: " + what)
-        .tag("stage", stage)
+        .tag(MetricNames.STAGE_TAG, stage.tag())
         .register(registry);
   }
 
@@ -90,7 +92,7 @@ final class WriteStages implements PublishObserver {
   @Override
   public void messageConfirmed(int writes, long startNanos, long confirmedNanos) {
     messageConfirm.record(confirmedNanos - startNanos, TimeUnit.NANOSECONDS);
-    batchWrites.record(writes);
+    bundleWrites.record(writes);
   }
 
   @Override

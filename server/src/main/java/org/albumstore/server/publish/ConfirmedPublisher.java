@@ -12,7 +12,6 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 import org.albumstore.common.event.NewAlbum;
 import org.albumstore.common.event.Review;
-import org.albumstore.server.ServerSettings;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -39,24 +38,20 @@ public final class ConfirmedPublisher implements AutoCloseable {
   private volatile boolean accepting = true;
   private volatile boolean stopping;
 
-  public ConfirmedPublisher(BrokerConnector broker, ServerSettings s) {
-    this(broker, s, PublishObserver.NONE);
-  }
-
   /**
    * @param observer told about every confirmed message and write (the server's metrics)
    */
-  public ConfirmedPublisher(BrokerConnector broker, ServerSettings s, PublishObserver observer) {
-    this.queue = new LinkedBlockingQueue<>(s.publishQueueMax());
+  public ConfirmedPublisher(BrokerConnector broker, PublisherLimits s, PublishObserver observer) {
+    this.queue = new LinkedBlockingQueue<>(s.queueMax());
     this.broker = broker;
-    for (int i = 0; i < s.publishChannels(); i++) {
+    for (int i = 0; i < s.channels(); i++) {
       String name = "albumstore-publisher-" + i;
       PublisherWorker worker =
           new PublisherWorker(
               name,
               queue,
               broker,
-              new BatchGrouper(s.publishBatchMax(), s.publishBatchBytes()),
+              new BundleGrouper(s.bundleMax(), s.bundleBytes()),
               s.confirmTimeoutMs(),
               this,
               observer);
@@ -107,7 +102,7 @@ public final class ConfirmedPublisher implements AutoCloseable {
     return threads.size();
   }
 
-  /** Publisher threads busy with a group: publishing it, awaiting its confirm, answering it. */
+  /** Publisher threads busy with a bundle: publishing it, awaiting its confirm, answering it. */
   public int channelsInUse() {
     return channelsInUse.get();
   }

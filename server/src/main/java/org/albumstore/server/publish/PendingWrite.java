@@ -13,7 +13,7 @@ import org.albumstore.common.event.Review;
  * between the servlets and the publisher.
  */
 public final class PendingWrite {
-  /** JSON field names, quotes and separators of one review in a batch body. */
+  /** JSON field names, quotes and separators of one review in a bundle's body. */
   private static final int REVIEW_OVERHEAD = 100;
 
   /** JSON field names of one album plus its profile, before the variable-length values. */
@@ -72,7 +72,7 @@ public final class PendingWrite {
 
   /**
    * What must not appear twice in one message: an album ID (one INSERT cannot insert a key twice)
-   * or a review's event ID (it would be counted twice within one batch). Equal keys come from
+   * or a review's event ID (it would be counted twice within one bundle). Equal keys come from
    * concurrent retries with one Idempotency-Key; they simply go into different messages.
    */
   public String dedupKey() {

@@ -6,14 +6,11 @@ package org.albumstore.server.publish;
  * message and once per write, so implementations must be cheap and must not block or throw.
  *
  * <p>A write's life on the publisher side: enqueued ({@link PendingWrite#enqueuedNanos()}) → its
- * group starts ({@code startNanos}: a publisher thread, i.e. a channel, took it) → the broker's
+ * bundle starts ({@code startNanos}: a publisher thread, i.e. a channel, took it) → the broker's
  * confirm arrived ({@code confirmedNanos}) → its future completed and the callbacks that answer the
  * request returned ({@code answeredNanos}). Only confirmed writes are reported.
  */
 public interface PublishObserver {
-  /** Reports nothing. */
-  PublishObserver NONE = new PublishObserver() {};
-
   /** One broker message carrying {@code writes} writes was confirmed. */
   default void messageConfirmed(int writes, long startNanos, long confirmedNanos) {}
 

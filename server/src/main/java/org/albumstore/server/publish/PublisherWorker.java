@@ -16,7 +16,7 @@ import org.albumstore.common.event.EventCodec;
 import org.albumstore.common.event.NewAlbum;
 import org.albumstore.common.event.RandomUuids;
 import org.albumstore.common.event.Review;
-import org.albumstore.common.event.WriteBatch;
+import org.albumstore.common.event.WriteBundle;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -24,22 +24,22 @@ import org.slf4j.LoggerFactory;
  * One publisher thread and the one confirm-mode channel it owns (a channel is never used by two
  * threads, which the client library requires for confirms to mean anything per publisher).
  *
- * <p>Loop: take the oldest waiting write, group it with whatever else is waiting ({@link
- * BatchGrouper}), publish the group as ONE persistent message with {@code mandatory=true}, wait for
- * that message's confirm, then complete every write of the group at once.
+ * <p>Loop: take the oldest waiting write, bundle it with whatever else is waiting ({@link
+ * BundleGrouper}), publish the bundle as ONE persistent message with {@code mandatory=true}, wait
+ * for that message's confirm, then complete every write of the bundle at once.
  *
  * <p>Why the guarantee survives group commit: a write's future completes normally only on this
  * path: basicPublish returned, {@code waitForConfirmsOrDie} returned (the broker acked every
  * message of the channel, i.e. this one, the only one in flight), and no basic.return arrived for
  * its message ID. The broker sends basic.return before the ack, and the client library handles both
  * on the connection thread in frame order, so the return is always seen before the wait ends.
- * Anything else (nack, timeout, channel or connection closed, no channel) fails the whole group.
+ * Anything else (nack, timeout, channel or connection closed, no channel) fails the whole bundle.
  *
  * <p>Why synchronous waits rather than async confirm listeners: with one message in flight per
  * channel the confirm-to-writes mapping is trivial (no sequence-number bookkeeping that could
- * complete the wrong futures), {@code OrDie} closes a channel whose state is unknown, and group
- * commit already amortises the round trip: while one message waits, the next batch accumulates, and
- * N channels keep N messages in flight.
+ * complete the wrong futures), {@code OrDie} closes a channel whose state is unknown, and bundle
+ * commit already amortises the round trip: while one message waits, the next bundle accumulates,
+ * and N channels keep N messages in flight.
  */
 final class PublisherWorker implements Runnable {
   private static final Logger log = LoggerFactory.getLogger(PublisherWorker.class);
@@ -49,7 +49,7 @@ final class PublisherWorker implements Runnable {
   private final String name;
   private final BlockingQueue<PendingWrite> queue;
   private final BrokerConnector broker;
-  private final BatchGrouper grouper;
+  private final BundleGrouper grouper;
   private final int confirmTimeoutMs;
   private final long maxWaitNanos;
   private final ConfirmedPublisher owner;
@@ -65,7 +65,7 @@ final class PublisherWorker implements Runnable {
       String name,
       BlockingQueue<PendingWrite> queue,
       BrokerConnector broker,
-      BatchGrouper grouper,
+      BundleGrouper grouper,
       int confirmTimeoutMs,
       ConfirmedPublisher owner,
       PublishObserver observer) {
@@ -93,15 +93,15 @@ final class PublisherWorker implements Runnable {
             continue;
           }
         }
-        List<PendingWrite> group = grouper.group(first, queue::poll);
+        List<PendingWrite> bundle = grouper.group(first, queue::poll);
         owner.channelTaken();
         try {
-          publish(group);
+          publish(bundle);
         } catch (RuntimeException e) {
-          // A bug, not a broker state: fail this group (completing a completed future is a
+          // A bug, not a broker state: fail this bundle (completing a completed future is a
           // no-op) and keep the thread, so the pool never silently shrinks.
-          log.error("{}: publishing {} writes failed unexpectedly", name, group.size(), e);
-          rejectAll(group, Rejections.NOT_CONFIRMED, e);
+          log.error("{}: publishing {} writes failed unexpectedly", name, bundle.size(), e);
+          rejectAll(bundle, Rejections.NOT_CONFIRMED, e);
           discardChannel();
         } finally {
           owner.channelReleased();
@@ -118,10 +118,10 @@ final class PublisherWorker implements Runnable {
     }
   }
 
-  private void publish(List<PendingWrite> group) throws InterruptedException {
+  private void publish(List<PendingWrite> bundle) throws InterruptedException {
     long now = System.nanoTime();
-    List<PendingWrite> live = new ArrayList<>(group.size());
-    for (PendingWrite w : group) {
+    List<PendingWrite> live = new ArrayList<>(bundle.size());
+    for (PendingWrite w : bundle) {
       if (now - w.enqueuedNanos() > maxWaitNanos) {
         w.reject(Rejections.WAITED_TOO_LONG); // its client is about to give up; don't publish
       } else {
@@ -142,9 +142,9 @@ final class PublisherWorker implements Runnable {
       rejectAll(live, Rejections.BROKER_UNAVAILABLE, channelError);
       return;
     }
-    WriteBatch batch = toBatch(live);
-    AMQP.BasicProperties props = EventCodec.properties(batch);
-    byte[] body = EventCodec.encode(batch);
+    WriteBundle message = toBundle(live);
+    AMQP.BasicProperties props = EventCodec.properties(message);
+    byte[] body = EventCodec.encode(message);
     returnedIds.clear();
     long confirmedNanos;
     try {
@@ -183,7 +183,7 @@ final class PublisherWorker implements Runnable {
     }
   }
 
-  private static WriteBatch toBatch(List<PendingWrite> writes) {
+  private static WriteBundle toBundle(List<PendingWrite> writes) {
     List<NewAlbum> albums = new ArrayList<>();
     List<Review> reviews = new ArrayList<>(writes.size());
     for (PendingWrite w : writes) {
@@ -197,7 +197,7 @@ final class PublisherWorker implements Runnable {
     // Time-ordered (v7), so that the ledger's primary-key inserts land near the right edge of the
     // index instead of all over it.
     long now = System.currentTimeMillis();
-    return new WriteBatch(EventCodec.VERSION, now, RandomUuids.timeOrdered(now), albums, reviews);
+    return new WriteBundle(EventCodec.VERSION, now, RandomUuids.timeOrdered(now), albums, reviews);
   }
 
   /** The owned channel, reopened when it closed; null while none can be had (rate-limited). */

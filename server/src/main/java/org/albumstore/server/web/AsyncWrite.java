@@ -18,10 +18,10 @@ import org.slf4j.LoggerFactory;
  * Answers a write when its publish future completes, without holding a Tomcat thread meanwhile.
  *
  * <p>Why async: a confirm takes milliseconds, and under group commit a request waits for the
- * confirm of the whole batch it rides in. Parking a request thread for that would cap throughput at
- * (threads / confirm latency); with {@code startAsync} the thread returns to the pool at once, and
- * the publisher thread that received the confirm completes the response (a small buffered write;
- * Tomcat flushes it on its own threads after {@code complete()}).
+ * confirm of the whole bundle it rides in. Parking a request thread for that would cap throughput
+ * at (threads / confirm latency); with {@code startAsync} the thread returns to the pool at once,
+ * and the publisher thread that received the confirm completes the response (a small buffered
+ * write; Tomcat flushes it on its own threads after {@code complete()}).
  *
  * <p>Exactly one answer per request: the future's callback and the async timeout (a safety net well
  * above the publisher's own deadline) race for one flag. A 200 is written only from the future's

@@ -12,12 +12,11 @@ import org.albumstore.common.config.AmqpSettings;
 import org.albumstore.common.config.Env;
 import org.albumstore.common.event.Review;
 import org.albumstore.common.event.Vote;
-import org.albumstore.server.ServerSettings;
 import org.junit.jupiter.api.Test;
 
 /**
  * What the publisher does without ever reaching a broker: it never confirms, and every future
- * completes with a reason. (With a broker: ServerIT.)
+ * completes with a reason. (With a broker: WritePathIT.)
  */
 class ConfirmedPublisherTest {
   private static final AmqpSettings NOWHERE =
@@ -26,7 +25,8 @@ class ConfirmedPublisherTest {
   @Test
   void aFullQueueRefusesAtOnceAndCloseFailsWhatWasQueued() throws Exception {
     BrokerConnector neverStarted = new BrokerConnector(NOWHERE, "test");
-    ConfirmedPublisher p = new ConfirmedPublisher(neverStarted, settings(1)); // threads not started
+    ConfirmedPublisher p =
+        new ConfirmedPublisher(neverStarted, limits(1), NO_OBSERVER); // threads not started
     CompletableFuture<Void> queued = p.submit(review());
     CompletableFuture<Void> refused = p.submit(review());
 
@@ -43,7 +43,7 @@ class ConfirmedPublisherTest {
   @Test
   void withoutABrokerConnectionWritesFailAsUnavailable() throws Exception {
     BrokerConnector neverStarted = new BrokerConnector(NOWHERE, "test");
-    ConfirmedPublisher p = new ConfirmedPublisher(neverStarted, settings(100));
+    ConfirmedPublisher p = new ConfirmedPublisher(neverStarted, limits(100), NO_OBSERVER);
     p.start();
     try {
       assertThat(reason(p.submit(review()))).isSameAs(Rejections.BROKER_UNAVAILABLE);
@@ -53,9 +53,10 @@ class ConfirmedPublisherTest {
     }
   }
 
-  private static ServerSettings settings(int queueMax) {
-    return ServerSettings.from(
-        Env.of(Map.of(ServerSettings.PUBLISH_QUEUE_MAX.variable(), Integer.toString(queueMax))));
+  private static final PublishObserver NO_OBSERVER = new PublishObserver() {};
+
+  private static PublisherLimits limits(int queueMax) {
+    return new PublisherLimits(2, queueMax, 256, 1024 * 1024, 1_000);
   }
 
   private static Review review() {

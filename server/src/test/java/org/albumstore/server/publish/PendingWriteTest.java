@@ -9,7 +9,7 @@ import org.albumstore.common.event.EventCodec;
 import org.albumstore.common.event.NewAlbum;
 import org.albumstore.common.event.Review;
 import org.albumstore.common.event.Vote;
-import org.albumstore.common.event.WriteBatch;
+import org.albumstore.common.event.WriteBundle;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -54,6 +54,6 @@ class PendingWriteTest {
   }
 
   private static byte[] body(List<NewAlbum> albums, List<Review> reviews) {
-    return EventCodec.encode(new WriteBatch(EventCodec.VERSION, 0, albums, reviews));
+    return EventCodec.encode(new WriteBundle(EventCodec.VERSION, 0, albums, reviews));
   }
 }

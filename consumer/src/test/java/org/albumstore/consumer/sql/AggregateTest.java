@@ -1,4 +1,4 @@
-package org.albumstore.consumer.batch;
+package org.albumstore.consumer.sql;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -11,7 +11,8 @@ import org.albumstore.common.event.EventCodec;
 import org.albumstore.common.event.NewAlbum;
 import org.albumstore.common.event.Review;
 import org.albumstore.common.event.Vote;
-import org.albumstore.common.event.WriteBatch;
+import org.albumstore.common.event.WriteBundle;
+import org.albumstore.common.testing.Bundles;
 import org.junit.jupiter.api.Test;
 
 class AggregateTest {
@@ -33,7 +34,7 @@ class AggregateTest {
   void deltasAreSummedPerAlbumAcrossMessages() {
     List<Review> first = List.of(like("b"), like("a"), dislike("b"));
     List<Review> second = List.of(like("b"), dislike("a"), dislike("a"));
-    Aggregate a = Aggregate.of(List.of(EventCodec.reviews(first), EventCodec.reviews(second)));
+    Aggregate a = Aggregate.of(List.of(Bundles.reviews(first), Bundles.reviews(second)));
 
     List<Review> all = new ArrayList<>(first);
     all.addAll(second);
@@ -48,7 +49,7 @@ class AggregateTest {
     Review seenBefore = like("a");
     Review fresh1 = like("a");
     Review fresh2 = dislike("c");
-    Aggregate a = Aggregate.of(List.of(EventCodec.reviews(List.of(seenBefore, fresh1, fresh2))));
+    Aggregate a = Aggregate.of(List.of(Bundles.reviews(List.of(seenBefore, fresh1, fresh2))));
 
     assertThat(a.deltasFor(List.of(fresh1.eventId(), fresh2.eventId())))
         .containsExactly(new AlbumDelta("a", 1, 0), new AlbumDelta("c", 0, 1));
@@ -58,7 +59,7 @@ class AggregateTest {
   @Test
   void eventIdsNotInTheBatchOrListedTwiceCountOnceOrNotAtAll() {
     Review r = like("a");
-    Aggregate a = Aggregate.of(List.of(EventCodec.reviews(List.of(r))));
+    Aggregate a = Aggregate.of(List.of(Bundles.reviews(List.of(r))));
 
     assertThat(a.deltasFor(List.of(r.eventId(), r.eventId(), UUID.randomUUID())))
         .containsExactly(new AlbumDelta("a", 1, 0));
@@ -66,8 +67,8 @@ class AggregateTest {
 
   @Test
   void theSameMessageTwiceInOneBatchIsCountedOnce() {
-    WriteBatch m =
-        new WriteBatch(
+    WriteBundle m =
+        new WriteBundle(
             EventCodec.VERSION,
             1L,
             List.of(new NewAlbum("x", PROFILE, new byte[] {1})),
@@ -88,8 +89,8 @@ class AggregateTest {
     Aggregate agg =
         Aggregate.of(
             List.of(
-                new WriteBatch(EventCodec.VERSION, 1L, List.of(c, a), List.of()),
-                new WriteBatch(EventCodec.VERSION, 2L, List.of(aAgain, b), List.of())));
+                new WriteBundle(EventCodec.VERSION, 1L, List.of(c, a), List.of()),
+                new WriteBundle(EventCodec.VERSION, 2L, List.of(aAgain, b), List.of())));
 
     assertThat(agg.albums()).containsExactly(b, a, c); // "B" < "a" < "c": one fixed order
   }
@@ -105,7 +106,7 @@ class AggregateTest {
             new Review(high, "a", Vote.LIKE),
             new Review(low, "a", Vote.LIKE),
             new Review(mid, "a", Vote.LIKE));
-    Aggregate a = Aggregate.of(List.of(EventCodec.reviews(reviews)));
+    Aggregate a = Aggregate.of(List.of(Bundles.reviews(reviews)));
 
     assertThat(a.ledgerIds()).containsExactly(low, mid, high);
     assertThat(high.compareTo(low)).isNegative(); // why the custom order is needed
@@ -114,7 +115,7 @@ class AggregateTest {
   @Test
   void deltasAreSortedByAlbumIdWhateverTheArrivalOrder() {
     List<Review> reviews = List.of(like("z"), like("m"), like("A"), like("0"), like("m"));
-    Aggregate a = Aggregate.of(List.of(EventCodec.reviews(reviews)));
+    Aggregate a = Aggregate.of(List.of(Bundles.reviews(reviews)));
 
     assertThat(a.deltasFor(Set.copyOf(ids(reviews))))
         .extracting(AlbumDelta::albumId)
@@ -129,8 +130,8 @@ class AggregateTest {
   void unkeyedReviewsOfAMessageWithAnIdShareItsLedgerIdKeyedOnesKeepTheirOwn() {
     UUID messageId = UUID.randomUUID();
     Review keyed = like("k");
-    WriteBatch m =
-        new WriteBatch(
+    WriteBundle m =
+        new WriteBundle(
             EventCodec.VERSION,
             1L,
             messageId,
@@ -154,8 +155,8 @@ class AggregateTest {
 
   @Test
   void theSameMessageWithAnIdTwiceInOneBatchCountsItsUnkeyedReviewsOnce() {
-    WriteBatch m =
-        new WriteBatch(
+    WriteBundle m =
+        new WriteBundle(
             EventCodec.VERSION,
             1L,
             UUID.randomUUID(),
@@ -171,7 +172,7 @@ class AggregateTest {
   @Test
   void reviewsOfAMessageWithoutAnIdAreRecordedByEventIdEvenWhenMarkedUnkeyed() {
     Review r = unkeyed("x", Vote.LIKE);
-    Aggregate a = Aggregate.of(List.of(EventCodec.reviews(List.of(r))));
+    Aggregate a = Aggregate.of(List.of(Bundles.reviews(List.of(r))));
 
     assertThat(a.ledgerIds()).containsExactly(r.eventId());
   }
@@ -181,8 +182,8 @@ class AggregateTest {
     UUID low = UUID.fromString("00000000-0000-0000-0000-000000000001");
     UUID high = UUID.fromString("ffffffff-0000-0000-0000-000000000000");
     UUID mid = UUID.fromString("7fffffff-ffff-ffff-ffff-ffffffffffff");
-    WriteBatch m =
-        new WriteBatch(
+    WriteBundle m =
+        new WriteBundle(
             EventCodec.VERSION,
             1L,
             mid,

@@ -1,8 +1,7 @@
-package org.albumstore.consumer.stats;
+package org.albumstore.consumer.metrics;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import org.albumstore.consumer.ConsumerCounters;
 import org.junit.jupiter.api.Test;
 
 class RateReporterTest {

@@ -9,11 +9,11 @@ import java.util.function.Supplier;
 /**
  * The group-commit rule: which pending writes share one broker message.
  *
- * <p>A publisher thread starts a group with the oldest write it has and adds whatever is already
- * waiting, without waiting for more, until the group holds {@code maxEvents} writes, or the next
+ * <p>A publisher thread starts a bundle with the oldest write it has and adds whatever is already
+ * waiting, without waiting for more, until the bundle holds {@code maxEvents} writes, or the next
  * write would push the estimated body past {@code maxBytes}, or the next write repeats a key
- * already in the group. The write that did not fit is carried over to start the next group, so
- * nothing is reordered or lost. A single write larger than {@code maxBytes} still forms a group of
+ * already in the bundle. The write that did not fit is carried over to start the next bundle, so
+ * nothing is reordered or lost. A single write larger than {@code maxBytes} still forms a bundle of
  * one.
  *
  * <p>Not waiting is what makes this adaptive: under light load every write is a message of its own
@@ -22,12 +22,12 @@ import java.util.function.Supplier;
  *
  * <p>Pure and single-threaded: each publisher thread owns one instance.
  */
-final class BatchGrouper {
+final class BundleGrouper {
   private final int maxEvents;
   private final long maxBytes;
   private PendingWrite carried;
 
-  BatchGrouper(int maxEvents, long maxBytes) {
+  BundleGrouper(int maxEvents, long maxBytes) {
     if (maxEvents < 1 || maxBytes < 1) {
       throw new IllegalArgumentException("maxEvents and maxBytes must be positive");
     }
@@ -35,7 +35,7 @@ final class BatchGrouper {
     this.maxBytes = maxBytes;
   }
 
-  /** The write held back from the previous group, if any; it must start the next group. */
+  /** The write held back from the previous bundle, if any; it must start the next bundle. */
   PendingWrite takeCarried() {
     PendingWrite c = carried;
     carried = null;
@@ -45,18 +45,18 @@ final class BatchGrouper {
   /**
    * Groups {@code first} with the writes {@code more} hands out (null: nothing waiting now).
    *
-   * @return the group, in arrival order, never empty
+   * @return the bundle, in arrival order, never empty
    */
   List<PendingWrite> group(PendingWrite first, Supplier<PendingWrite> more) {
     if (carried != null) {
-      throw new IllegalStateException("the carried write must start the next group");
+      throw new IllegalStateException("the carried write must start the next bundle");
     }
-    List<PendingWrite> group = new ArrayList<>(Math.min(maxEvents, 64));
+    List<PendingWrite> bundle = new ArrayList<>(Math.min(maxEvents, 64));
     Set<String> keys = new HashSet<>();
-    group.add(first);
+    bundle.add(first);
     keys.add(first.dedupKey());
     long bytes = first.estimatedBytes();
-    while (group.size() < maxEvents) {
+    while (bundle.size() < maxEvents) {
       PendingWrite next = more.get();
       if (next == null) {
         break;
@@ -65,9 +65,9 @@ final class BatchGrouper {
         carried = next;
         break;
       }
-      group.add(next);
+      bundle.add(next);
       bytes += next.estimatedBytes();
     }
-    return group;
+    return bundle;
   }
 }

@@ -1,4 +1,4 @@
-package org.albumstore.consumer.batch;
+package org.albumstore.consumer.sql;
 
 import java.util.ArrayList;
 import java.util.Collection;
@@ -14,7 +14,7 @@ import java.util.UUID;
 import org.albumstore.common.event.NewAlbum;
 import org.albumstore.common.event.Review;
 import org.albumstore.common.event.Vote;
-import org.albumstore.common.event.WriteBatch;
+import org.albumstore.common.event.WriteBundle;
 
 /**
  * The writes of many messages merged into what one transaction applies: the albums to insert and
@@ -66,11 +66,11 @@ public final class Aggregate {
    * of them (they can only come back as a redelivery of this very message). Keyed reviews, and
    * every review of a message without an ID, are recorded by their own event IDs.
    */
-  public static Aggregate of(List<WriteBatch> messages) {
+  public static Aggregate of(List<WriteBundle> messages) {
     Map<String, NewAlbum> albums = new TreeMap<>();
     Map<UUID, Review> reviews = new TreeMap<>(UUID_ORDER);
     Map<UUID, List<Review>> unkeyed = new HashMap<>();
-    for (WriteBatch m : messages) {
+    for (WriteBundle m : messages) {
       for (NewAlbum a : m.albums()) {
         albums.putIfAbsent(a.albumId(), a);
       }

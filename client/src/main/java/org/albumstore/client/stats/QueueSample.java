@@ -1,4 +1,4 @@
-package org.albumstore.client.broker;
+package org.albumstore.client.stats;
 
 /**
  * The write queue as seen at one moment.

@@ -1,4 +1,6 @@
-package org.albumstore.client.http;
+package org.albumstore.client.stats;
+
+import java.util.Locale;
 
 /**
  * The requests of the workloads (GET /albums only in {@code --workload post-get}). The labels are
@@ -22,6 +24,11 @@ public enum RequestType {
 
   public String label() {
     return label;
+  }
+
+  /** The label as a column prefix of the run's CSV files, e.g. {@code post_review_like}. */
+  public String slug() {
+    return label.toLowerCase(Locale.ROOT).replaceAll("[^a-z]+", "_").replaceAll("_$", "");
   }
 
   /** Writes are the measured workload; reads run beside it and are reported separately. */

@@ -6,20 +6,24 @@ import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.function.ToLongFunction;
+import org.albumstore.common.metrics.ConsumerStage;
+import org.albumstore.common.metrics.MetricNames;
 import org.albumstore.common.metrics.ServiceMeters;
-import org.albumstore.consumer.ConsumerCounters;
-import org.albumstore.consumer.stats.ConsumerMetrics;
-import org.albumstore.consumer.stats.WriteTimings;
+import org.albumstore.consumer.sql.WriteResult;
 
 /**
- * The consumer's meters, in one Prometheus registry of its own:
+ * The consumer's metrics: what its workers report, kept as running totals ({@link #snapshot()}, for
+ * the rate log line and the callers of {@code AlbumStoreConsumer.counters()}) and as meters in one
+ * Prometheus registry of its own. Called by the worker threads after each commit: cheap, never
+ * blocking, never throwing.
  *
  * <ul>
  *   <li>{@code albumstore_consumer_messages_applied_total}, {@code ..._reviews_applied_total},
  *       {@code ..._albums_inserted_total}, {@code ..._transactions_total}, {@code
- *       ..._redelivered_total}, {@code ..._dead_lettered_total}: read from {@link ConsumerMetrics}
- *       at scrape time, so the hot path keeps its LongAdders and nothing more;
+ *       ..._redelivered_total}, {@code ..._dead_lettered_total}: the totals, read at scrape time,
+ *       so the hot path adds to LongAdders and nothing more;
  *   <li>{@code albumstore_consumer_batch_messages} (messages per transaction), {@code
  *       albumstore_consumer_batch_apply_seconds}, {@code albumstore_consumer_batch_commit_seconds}:
  *       one sample per transaction;
@@ -28,9 +32,9 @@ import org.albumstore.consumer.stats.WriteTimings;
  *       a committed message, so that they weigh like the HTTP requests they came from. Stages:
  *       {@code queue} (published → delivered here: the broker's queue and the network), {@code
  *       batch_wait} (delivered → its transaction begins: the worker's inbox, the batch filling up,
- *       decoding, retries), {@code apply} (the statements), {@code commit} (an explicit commit; 0
- *       when the batch is one autocommitted statement, whose commit is then in {@code apply}).
- *       Visibility is published → committed: when a GET can first see the write;
+ *       decoding, retries), {@code apply} (borrow a connection, the statements), {@code commit}
+ *       (the transaction's commit; every batch is one explicit transaction). Visibility is
+ *       published → committed: when a GET can first see the write;
  *   <li>{@code hikaricp_connections_*{pool="albumstore-consumer"}}, {@code jvm_*}, {@code
  *       process_*}.
  * </ul>
@@ -39,9 +43,7 @@ import org.albumstore.consumer.stats.WriteTimings;
  * off by the clock skew across machines (negative differences are counted as 0). Both are in whole
  * milliseconds, the resolution of the timestamp in the message.
  */
-public final class ConsumerMeters implements WriteTimings, AutoCloseable {
-  static final String STAGE = "albumstore.consumer.write.stage";
-  static final String VISIBILITY = "albumstore.consumer.visibility";
+public final class ConsumerMetrics implements AutoCloseable {
   static final String BATCH_MESSAGES = "albumstore.consumer.batch.messages";
   static final String BATCH_APPLY = "albumstore.consumer.batch.apply";
   static final String BATCH_COMMIT = "albumstore.consumer.batch.commit";
@@ -56,14 +58,20 @@ public final class ConsumerMeters implements WriteTimings, AutoCloseable {
   private final Timer batchApply;
   private final Timer batchCommit;
   private final DistributionSummary batchMessages;
+  private final LongAdder messages = new LongAdder();
+  private final LongAdder reviews = new LongAdder();
+  private final LongAdder albums = new LongAdder();
+  private final LongAdder transactions = new LongAdder();
+  private final LongAdder deadLettered = new LongAdder();
+  private final LongAdder redelivered = new LongAdder();
 
-  public ConsumerMeters() {
-    queue = stage("queue", "published -> delivered to the consumer");
-    batchWait = stage("batch_wait", "delivered -> its transaction begins");
-    apply = stage("apply", "the transaction's statements");
-    commit = stage("commit", "the transaction's commit");
+  public ConsumerMetrics() {
+    queue = stage(ConsumerStage.QUEUE, "published -> delivered to the consumer");
+    batchWait = stage(ConsumerStage.BATCH_WAIT, "delivered -> its transaction begins");
+    apply = stage(ConsumerStage.APPLY, "the transaction's statements");
+    commit = stage(ConsumerStage.COMMIT, "the transaction's commit");
     visibility =
-        ServiceMeters.stageTimer(VISIBILITY)
+        ServiceMeters.stageTimer(MetricNames.VISIBILITY)
             .description("Per write: published -> committed, i.e. visible to reads")
             .register(registry);
     batchApply =
@@ -81,38 +89,26 @@ public final class ConsumerMeters implements WriteTimings, AutoCloseable {
             .minimumExpectedValue(1.0)
             .maximumExpectedValue(65_535.0)
             .register(registry);
+    counter("messages.applied", "Messages committed", ConsumerCounters::messagesApplied);
+    counter("reviews.applied", "Reviews that moved a counter", ConsumerCounters::reviewsApplied);
+    counter("albums.inserted", "Albums inserted", ConsumerCounters::albumsInserted);
+    counter("transactions", "Committed transactions", ConsumerCounters::transactions);
+    counter("redelivered", "Deliveries flagged redelivered", ConsumerCounters::redelivered);
+    counter(
+        "dead.lettered", "Messages sent to the dead-letter queue", ConsumerCounters::deadLettered);
   }
 
-  private Timer stage(String stage, String what) {
-    return ServiceMeters.stageTimer(STAGE)
+  private Timer stage(ConsumerStage stage, String what) {
+    return ServiceMeters.stageTimer(MetricNames.CONSUMER_STAGE)
         .description("Per write, time in one stage after publishing: " + what)
-        .tag("stage", stage)
+        .tag(MetricNames.STAGE_TAG, stage.tag())
         .register(registry);
   }
 
-  /** Exposes the running totals as Prometheus counters, read when scraped. */
-  public void bindCounters(ConsumerMetrics metrics) {
-    counter(metrics, "messages.applied", "Messages committed", ConsumerCounters::messagesApplied);
-    counter(
-        metrics,
-        "reviews.applied",
-        "Reviews that moved a counter",
-        ConsumerCounters::reviewsApplied);
-    counter(metrics, "albums.inserted", "Albums inserted", ConsumerCounters::albumsInserted);
-    counter(metrics, "transactions", "Committed transactions", ConsumerCounters::transactions);
-    counter(
-        metrics, "redelivered", "Deliveries flagged redelivered", ConsumerCounters::redelivered);
-    counter(
-        metrics,
-        "dead.lettered",
-        "Messages sent to the dead-letter queue",
-        ConsumerCounters::deadLettered);
-  }
-
-  private void counter(
-      ConsumerMetrics metrics, String name, String what, ToLongFunction<ConsumerCounters> field) {
+  /** A running total as a Prometheus counter, read when scraped. */
+  private void counter(String name, String what, ToLongFunction<ConsumerCounters> field) {
     FunctionCounter.builder(
-            "albumstore.consumer." + name, metrics, m -> field.applyAsLong(m.snapshot()))
+            "albumstore.consumer." + name, this, m -> field.applyAsLong(m.snapshot()))
         .description(what)
         .register(registry);
   }
@@ -122,14 +118,28 @@ public final class ConsumerMeters implements WriteTimings, AutoCloseable {
     meters.bindPool(pool);
   }
 
-  @Override
-  public void batchCommitted(int messages, long applyNanos, long commitNanos) {
-    batchMessages.record(messages);
-    batchApply.record(applyNanos, TimeUnit.NANOSECONDS);
-    batchCommit.record(commitNanos, TimeUnit.NANOSECONDS);
+  /** One transaction committed: its totals and its timings. */
+  public void committed(WriteResult r) {
+    batchMessages.record(r.messages());
+    batchApply.record(r.applyNanos(), TimeUnit.NANOSECONDS);
+    batchCommit.record(r.commitNanos(), TimeUnit.NANOSECONDS);
+    messages.add(r.messages());
+    reviews.add(r.reviewsApplied());
+    albums.add(r.albumsInserted());
+    transactions.increment();
   }
 
-  @Override
+  /**
+   * One message of a committed transaction, recorded once per write it carried.
+   *
+   * @param writes the albums and reviews it carried (each is one HTTP request's write)
+   * @param publishedAtMillis when the server published it (wall clock, from the message)
+   * @param arrivedAtMillis when the broker delivered it here (wall clock)
+   * @param waitNanos delivery → its transaction began (inbox, batch fill, decode, retries)
+   * @param applyNanos the transaction's statements, connection borrow included
+   * @param commitNanos the transaction's commit
+   * @param committedAtMillis when the commit returned (wall clock): the writes are visible
+   */
   public void messageCommitted(
       int writes,
       long publishedAtMillis,
@@ -147,6 +157,25 @@ public final class ConsumerMeters implements WriteTimings, AutoCloseable {
       commit.record(commitNanos, TimeUnit.NANOSECONDS);
       visibility.record(visibleMillis, TimeUnit.MILLISECONDS);
     }
+  }
+
+  public void deadLettered() {
+    deadLettered.increment();
+  }
+
+  public void redelivered(int n) {
+    redelivered.add(n);
+  }
+
+  /** The totals since start. */
+  public ConsumerCounters snapshot() {
+    return new ConsumerCounters(
+        messages.sum(),
+        reviews.sum(),
+        albums.sum(),
+        transactions.sum(),
+        deadLettered.sum(),
+        redelivered.sum());
   }
 
   public MeterRegistry registry() {

@@ -14,11 +14,11 @@ import org.albumstore.common.event.Review;
 import org.albumstore.common.event.Vote;
 import org.junit.jupiter.api.Test;
 
-class BatchGrouperTest {
+class BundleGrouperTest {
 
   @Test
   void aLoneWriteIsAGroupOfOne() {
-    BatchGrouper g = new BatchGrouper(256, 1 << 20);
+    BundleGrouper g = new BundleGrouper(256, 1 << 20);
     Deque<PendingWrite> queue = new ArrayDeque<>();
     PendingWrite w = review();
     assertThat(g.group(w, queue::poll)).containsExactly(w);
@@ -27,7 +27,7 @@ class BatchGrouperTest {
 
   @Test
   void takesEverythingWaitingUpToTheCountLimitInArrivalOrder() {
-    BatchGrouper g = new BatchGrouper(4, 1 << 20);
+    BundleGrouper g = new BundleGrouper(4, 1 << 20);
     Deque<PendingWrite> queue = queueOf(10);
     List<List<PendingWrite>> groups = drain(g, queue);
     assertThat(groups).extracting(List::size).containsExactly(4, 4, 2);
@@ -36,7 +36,7 @@ class BatchGrouperTest {
 
   @Test
   void batchMaxOneMeansOneMessagePerWrite() {
-    BatchGrouper g = new BatchGrouper(1, 1 << 20);
+    BundleGrouper g = new BundleGrouper(1, 1 << 20);
     List<List<PendingWrite>> groups = drain(g, queueOf(3));
     assertThat(groups).extracting(List::size).containsExactly(1, 1, 1);
   }
@@ -45,7 +45,7 @@ class BatchGrouperTest {
   void theByteLimitEndsAGroupAndTheWriteThatDidNotFitStartsTheNext() {
     PendingWrite small = review();
     long limit = 3L * small.estimatedBytes(); // room for exactly three reviews
-    BatchGrouper g = new BatchGrouper(256, limit);
+    BundleGrouper g = new BundleGrouper(256, limit);
     Deque<PendingWrite> queue = queueOf(7);
     List<PendingWrite> expectedOrder = new ArrayList<>(queue);
 
@@ -62,7 +62,7 @@ class BatchGrouperTest {
   @Test
   void aWriteLargerThanTheByteLimitTravelsAlone() {
     PendingWrite big = album("big", 10_000);
-    BatchGrouper g = new BatchGrouper(256, 2_000);
+    BundleGrouper g = new BundleGrouper(256, 2_000);
     Deque<PendingWrite> queue = new ArrayDeque<>(List.of(review(), big, review(), review()));
     List<List<PendingWrite>> groups = drain(g, queue);
     assertThat(groups).extracting(List::size).containsExactly(1, 1, 2);
@@ -71,7 +71,7 @@ class BatchGrouperTest {
 
   @Test
   void albumsAndReviewsShareAGroupWithinTheByteLimit() {
-    BatchGrouper g = new BatchGrouper(256, 1 << 20);
+    BundleGrouper g = new BundleGrouper(256, 1 << 20);
     Deque<PendingWrite> queue =
         new ArrayDeque<>(List.of(album("a1", 3475), review(), album("a2", 3475), review()));
     PendingWrite first = queue.poll();
@@ -80,7 +80,7 @@ class BatchGrouperTest {
 
   @Test
   void aRepeatedAlbumIdOrEventIdStartsANewGroup() {
-    BatchGrouper g = new BatchGrouper(256, 1 << 20);
+    BundleGrouper g = new BundleGrouper(256, 1 << 20);
     PendingWrite a = album("same", 10);
     PendingWrite b = review();
     PendingWrite aAgain = album("same", 10);
@@ -97,7 +97,7 @@ class BatchGrouperTest {
   @Test
   void theCarriedWriteMustStartTheNextGroup() {
     PendingWrite first = review();
-    BatchGrouper g = new BatchGrouper(256, first.estimatedBytes()); // room for one review only
+    BundleGrouper g = new BundleGrouper(256, first.estimatedBytes()); // room for one review only
     Deque<PendingWrite> queue = queueOf(2);
     assertThat(g.group(first, queue::poll)).containsExactly(first);
     assertThatThrownBy(() -> g.group(review(), queue::poll))
@@ -106,12 +106,12 @@ class BatchGrouperTest {
 
   @Test
   void refusesNonPositiveLimits() {
-    assertThatThrownBy(() -> new BatchGrouper(0, 10)).isInstanceOf(IllegalArgumentException.class);
-    assertThatThrownBy(() -> new BatchGrouper(10, 0)).isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> new BundleGrouper(0, 10)).isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> new BundleGrouper(10, 0)).isInstanceOf(IllegalArgumentException.class);
   }
 
   /** Groups the whole queue the way a publisher thread does, carrying over between groups. */
-  private static List<List<PendingWrite>> drain(BatchGrouper g, Deque<PendingWrite> queue) {
+  private static List<List<PendingWrite>> drain(BundleGrouper g, Deque<PendingWrite> queue) {
     List<List<PendingWrite>> groups = new ArrayList<>();
     while (true) {
       PendingWrite first = g.takeCarried();

@@ -1,4 +1,4 @@
-package org.albumstore.consumer.amqp;
+package org.albumstore.consumer.batch;
 
 import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.Delivery;
@@ -10,8 +10,9 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import org.albumstore.consumer.batch.BatchProcessor;
-import org.albumstore.consumer.stats.ConsumerMetrics;
+import org.albumstore.consumer.amqp.ArrivedDelivery;
+import org.albumstore.consumer.amqp.DeadLetterPublisher;
+import org.albumstore.consumer.metrics.ConsumerMetrics;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -35,7 +36,7 @@ import org.slf4j.LoggerFactory;
  * are not sent); those messages are redelivered and the review ledger makes them harmless.
  */
 public final class ChannelWorker {
-  private static final Logger LOG = LoggerFactory.getLogger(ChannelWorker.class);
+  private static final Logger log = LoggerFactory.getLogger(ChannelWorker.class);
   private static final long IDLE_POLL_MILLIS = 100;
 
   private final String name;
@@ -87,7 +88,7 @@ public final class ChannelWorker {
         false,
         name,
         (tag, delivery) -> enqueue(delivery),
-        tag -> LOG.warn("{}: the broker cancelled the consumer (queue deleted?)", name));
+        tag -> log.warn("{}: the broker cancelled the consumer (queue deleted?)", name));
   }
 
   private void enqueue(Delivery delivery) {
@@ -117,7 +118,7 @@ public final class ChannelWorker {
     } catch (RuntimeException | Error e) {
       // Not expected: BatchProcessor handles every failure of a message. Closing the channel hands
       // this worker's unacknowledged messages back to the broker for the other channels.
-      LOG.error("{}: worker failed, closing its channel so its messages are redelivered", name, e);
+      log.error("{}: worker failed, closing its channel so its messages are redelivered", name, e);
       closeChannel();
     } finally {
       exited = true;
@@ -167,14 +168,14 @@ public final class ChannelWorker {
       channel.basicAck(lastTag, true);
       if (ackFailing) {
         ackFailing = false;
-        LOG.info("{}: acknowledgements go through again", name);
+        log.info("{}: acknowledgements go through again", name);
       }
     } catch (IOException | RuntimeException e) {
       // The channel is closed (connection lost, recovery pending). The batch is committed; the
       // broker redelivers it and the ledger turns the redelivery into a no-op.
       if (!ackFailing) {
         ackFailing = true;
-        LOG.warn(
+        log.warn(
             "{}: cannot acknowledge {} applied messages, they will be redelivered: {}",
             name,
             count,
@@ -191,7 +192,7 @@ public final class ChannelWorker {
     try {
       channel.basicCancel(name);
     } catch (IOException | RuntimeException e) {
-      LOG.warn("{}: cancelling the consumer failed: {}", name, e.toString());
+      log.warn("{}: cancelling the consumer failed: {}", name, e.toString());
     }
   }
 
@@ -227,7 +228,7 @@ public final class ChannelWorker {
     try {
       channel.close();
     } catch (IOException | TimeoutException | RuntimeException e) {
-      LOG.warn("{}: closing the channel failed: {}", name, e.toString());
+      log.warn("{}: closing the channel failed: {}", name, e.toString());
     }
   }
 

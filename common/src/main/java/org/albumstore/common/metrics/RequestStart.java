@@ -1,4 +1,4 @@
-package org.albumstore.server.metrics;
+package org.albumstore.common.metrics;
 
 import java.time.Instant;
 import java.util.concurrent.TimeUnit;
@@ -14,14 +14,19 @@ import java.util.concurrent.TimeUnit;
  * as their clock synchronisation, so a delay below zero or above a minute is taken as skew and
  * dropped rather than recorded.
  */
-final class RequestStart {
-  static final String HEADER = "X-Request-Start";
+public final class RequestStart {
+  public static final String HEADER = "X-Request-Start";
   private static final long MAX_DELAY_NANOS = TimeUnit.MINUTES.toNanos(1);
 
   private RequestStart() {}
 
+  /** The header's value for a request sent at {@code sent}: {@code t=<epoch microseconds>}. */
+  public static String value(Instant sent) {
+    return "t=" + (sent.getEpochSecond() * 1_000_000L + sent.getNano() / 1000);
+  }
+
   /** The nanoseconds from the header's instant to {@code now}, or -1 when absent or implausible. */
-  static long delayNanos(String header, Instant now) {
+  public static long delayNanos(String header, Instant now) {
     if (header == null) {
       return -1;
     }

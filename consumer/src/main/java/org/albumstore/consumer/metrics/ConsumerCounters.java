@@ -1,7 +1,7 @@
-package org.albumstore.consumer;
+package org.albumstore.consumer.metrics;
 
 /**
- * Totals since the consumer started.
+ * The totals of {@link ConsumerMetrics} since the consumer started, at one moment.
  *
  * @param messagesApplied messages whose transaction committed (new or already applied before)
  * @param reviewsApplied reviews that moved a counter (their event ID was new)

@@ -1,4 +1,4 @@
-package org.albumstore.server.metrics;
+package org.albumstore.common.metrics;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -26,5 +26,12 @@ class RequestStartTest {
     assertThat(RequestStart.delayNanos("t=1700000000600000", NOW)).isEqualTo(-1); // skew
     assertThat(RequestStart.delayNanos("t=1699999900000000", NOW)).isEqualTo(-1); // > 1 min
     assertThat(RequestStart.delayNanos("t=1700000000", NOW)).isEqualTo(-1); // whole seconds
+  }
+
+  @Test
+  void theClientsValueIsReadBackAsTheTimeSinceItWasSent() {
+    Instant sent = NOW.minusMillis(100);
+    assertThat(RequestStart.value(sent)).isEqualTo("t=1700000000400000");
+    assertThat(RequestStart.delayNanos(RequestStart.value(sent), NOW)).isEqualTo(100_000_000L);
   }
 }

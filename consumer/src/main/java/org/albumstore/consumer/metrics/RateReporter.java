@@ -1,10 +1,9 @@
-package org.albumstore.consumer.stats;
+package org.albumstore.consumer.metrics;
 
 import java.util.Locale;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import org.albumstore.consumer.ConsumerCounters;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -14,7 +13,7 @@ import org.slf4j.LoggerFactory;
  * the hot path does nothing for them.
  */
 public final class RateReporter implements AutoCloseable {
-  private static final Logger LOG = LoggerFactory.getLogger(RateReporter.class);
+  private static final Logger log = LoggerFactory.getLogger(RateReporter.class);
 
   private final ConsumerMetrics metrics;
   private final ScheduledExecutorService timer;
@@ -39,12 +38,12 @@ public final class RateReporter implements AutoCloseable {
     try {
       ConsumerCounters now = metrics.snapshot();
       long nanos = System.nanoTime();
-      LOG.info(line(previous, now, (nanos - previousNanos) / 1e9));
+      log.info(line(previous, now, (nanos - previousNanos) / 1e9));
       previous = now;
       previousNanos = nanos;
     } catch (RuntimeException e) {
       // A failure here must not cancel the schedule silently; say why once per occurrence.
-      LOG.warn("rate report failed", e);
+      log.warn("rate report failed", e);
     }
   }
 
@@ -74,7 +73,7 @@ public final class RateReporter implements AutoCloseable {
     timer.shutdownNow();
     try {
       if (!timer.awaitTermination(2, TimeUnit.SECONDS)) {
-        LOG.warn("stats timer did not stop within 2 s");
+        log.warn("stats timer did not stop within 2 s");
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();

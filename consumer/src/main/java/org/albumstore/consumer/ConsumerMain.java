@@ -13,6 +13,7 @@ import org.albumstore.common.config.DatabaseSettings;
 import org.albumstore.common.config.Env;
 import org.albumstore.common.config.ServiceOptions;
 import org.albumstore.common.tls.TlsFailures;
+import org.albumstore.consumer.ledger.LedgerRetention;
 import org.albumstore.consumer.metrics.MetricsSettings;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -146,6 +147,18 @@ public final class ConsumerMain implements Callable<Integer> {
               + MetricsSettings.DEFAULT_BIND)
   String metricsBind;
 
+  @Option(
+      names = "--ledger-retention",
+      paramLabel = "DURATION",
+      description =
+          "How long the exactly-once ledger remembers an applied ID (a duplicate arriving later"
+              + " applies again); older rows are deleted in the background. A number and s, m, h"
+              + " or d. Env "
+              + LedgerRetention.RETENTION
+              + ". Default: "
+              + LedgerRetention.DEFAULT_RETENTION)
+  String ledgerRetention;
+
   public static void main(String[] args) {
     System.exit(new CommandLine(new ConsumerMain()).execute(args));
   }
@@ -164,6 +177,7 @@ public final class ConsumerMain implements Callable<Integer> {
     m.put(ConsumerSettings.STATS_INTERVAL, statsInterval);
     m.put(MetricsSettings.PORT, metricsPort);
     m.put(MetricsSettings.BIND, metricsBind);
+    m.put(LedgerRetention.RETENTION, ledgerRetention);
     return m;
   }
 
@@ -174,11 +188,13 @@ public final class ConsumerMain implements Callable<Integer> {
     final AmqpSettings amqp;
     final DatabaseSettings database;
     final MetricsSettings metricsSettings;
+    final LedgerRetention retention;
     try {
       settings = ConsumerSettings.from(env);
       amqp = AmqpSettings.from(env);
       database = DatabaseSettings.from(env);
       metricsSettings = MetricsSettings.from(env);
+      retention = LedgerRetention.from(env);
     } catch (IllegalArgumentException e) {
       PrintWriter err = spec.commandLine().getErr();
       err.println("Invalid setting: " + e.getMessage() + " (see --help)");
@@ -187,7 +203,7 @@ public final class ConsumerMain implements Callable<Integer> {
     }
     final AlbumStoreConsumer consumer;
     try {
-      consumer = AlbumStoreConsumer.start(settings, amqp, database, metricsSettings);
+      consumer = AlbumStoreConsumer.start(settings, amqp, database, metricsSettings, retention);
     } catch (IOException | TimeoutException | SQLException e) {
       if (TlsFailures.explain(e).isPresent()) {
         // A refused certificate is a setting to fix, said in one line; a trace would bury it.

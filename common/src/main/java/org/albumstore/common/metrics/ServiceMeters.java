@@ -62,9 +62,10 @@ public final class ServiceMeters implements AutoCloseable {
   /**
    * Adds amqp-client's own metrics for every connection {@code factory} opens: {@code
    * rabbitmq_connections}, {@code rabbitmq_channels}, {@code rabbitmq_published_total}, {@code
-   * rabbitmq_acknowledged_published_total}, {@code rabbitmq_nacked_published_total}, {@code
-   * rabbitmq_consumed_total}, {@code rabbitmq_acknowledged_total}, {@code rabbitmq_rejected_total},
-   * ... (amqp-client's {@link MicrometerMetricsCollector}, prefix {@code rabbitmq}).
+   * rabbitmq_acknowledged_published_total}, {@code rabbitmq_not_acknowledged_published_total},
+   * {@code rabbitmq_consumed_total}, {@code rabbitmq_acknowledged_total}, {@code
+   * rabbitmq_rejected_total}, ... (amqp-client's {@link MicrometerMetricsCollector}, prefix {@code
+   * rabbitmq}).
    */
   public void bindAmqp(ConnectionFactory factory) {
     factory.setMetricsCollector(new MicrometerMetricsCollector(registry));

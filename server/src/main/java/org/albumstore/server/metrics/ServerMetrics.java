@@ -36,9 +36,9 @@ import org.albumstore.server.read.ReadWaitObserver;
  *   <li>{@code hikaricp_connections_*{pool="albumstore-server-reads"}}: the read pool (HikariCP's
  *       own Micrometer tracker);
  *   <li>{@code rabbitmq_connections}, {@code rabbitmq_channels}, {@code rabbitmq_published_total},
- *       {@code rabbitmq_acknowledged_published_total}, {@code rabbitmq_nacked_published_total},
- *       {@code rabbitmq_unrouted_published_total}, ...: amqp-client's own collector on the
- *       publishing connection;
+ *       {@code rabbitmq_acknowledged_published_total}, {@code
+ *       rabbitmq_not_acknowledged_published_total}, {@code rabbitmq_unrouted_published_total}, ...:
+ *       amqp-client's own collector on the publishing connection;
  *   <li>{@code tomcat_threads_busy_threads}, {@code tomcat_threads_current_threads}, {@code
  *       tomcat_threads_config_max_threads}, {@code tomcat_global_request_*}, {@code
  *       tomcat_global_sent_bytes_total}, {@code tomcat_global_received_bytes_total}, {@code

@@ -29,12 +29,20 @@ CREATE TABLE IF NOT EXISTS album_reviews (
 -- for all of them: only a redelivery of that very message can repeat them). A redelivered message
 -- or a retried keyed review finds its ID here and changes nothing. Both kinds are UUIDs in one
 -- column, so the table is unchanged from before message IDs (nothing to migrate); they cannot
--- collide, as their version bits differ (message IDs are version 7, keyed event IDs version 3). Rows can be pruned once no redelivery or retry can still arrive, e.g.
---   DELETE FROM applied_reviews WHERE applied_at < now() - interval '7 days';
+-- collide, as their version bits differ (message IDs are version 7, keyed event IDs version 3).
+--
+-- Retention: the consumer deletes rows older than ALBUMSTORE_LEDGER_RETENTION (default 7d) in the
+-- background (LedgerPruner: small autocommitted batches found by the BRIN index below, paced, one
+-- consumer at a time under pg_try_advisory_lock). A duplicate is recognised only inside that window;
+-- redeliveries and client retries come within minutes. Why not a table partitioned by applied_at
+-- whose old partitions are dropped: a partitioned table's primary key must contain applied_at, and
+-- then ON CONFLICT (event_id) could no longer see a duplicate applied at another time.
 CREATE TABLE IF NOT EXISTS applied_reviews (
     event_id    uuid        PRIMARY KEY,
     applied_at  timestamptz NOT NULL DEFAULT now()
 );
 -- BRIN: rows arrive in time order, so the pruning DELETE gets an index that costs almost nothing
--- to maintain on the hot insert path.
+-- to maintain on the hot insert path. Once pruning frees space, new rows also land in old pages and
+-- the ranges it summarises widen; the DELETE then reads more of a table that retention keeps
+-- bounded, in the background, while a b-tree on applied_at would cost every insert.
 CREATE INDEX IF NOT EXISTS applied_reviews_applied_at ON applied_reviews USING brin (applied_at);

@@ -2,6 +2,7 @@ package org.albumstore.consumer;
 
 import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.Connection;
+import com.rabbitmq.client.ConnectionFactory;
 import com.zaxxer.hikari.HikariDataSource;
 import java.io.IOException;
 import java.sql.SQLException;
@@ -21,7 +22,10 @@ import org.albumstore.common.tls.TlsFailures;
 import org.albumstore.consumer.amqp.DeadLetterPublisher;
 import org.albumstore.consumer.batch.BatchProcessor;
 import org.albumstore.consumer.batch.ChannelWorker;
+import org.albumstore.consumer.ledger.LedgerPruner;
+import org.albumstore.consumer.ledger.LedgerRetention;
 import org.albumstore.consumer.metrics.ConsumerCounters;
+import org.albumstore.consumer.metrics.ConsumerHealth;
 import org.albumstore.consumer.metrics.ConsumerMetrics;
 import org.albumstore.consumer.metrics.MetricsHttpServer;
 import org.albumstore.consumer.metrics.MetricsSettings;
@@ -39,10 +43,10 @@ import org.slf4j.LoggerFactory;
  * after the dead-letter queue confirmed it), so a crash at any point loses nothing; what was
  * applied but not acknowledged is redelivered and changes nothing twice.
  *
- * <p>Shutdown ({@link #close()}, also run by the SIGTERM hook): cancel the consumers so no new
- * deliveries arrive, let every worker finish and acknowledge the batch in hand, then close the
- * channels (which requeues whatever was delivered but not taken into a batch), the connections and
- * the pool, in that order, each wait bounded.
+ * <p>Shutdown ({@link #close()}, also run by the SIGTERM hook): report not ready ({@code /health}
+ * 503 DRAINING), cancel the consumers so no new deliveries arrive, let every worker finish and
+ * acknowledge the batch in hand, then close the channels (which requeues whatever was delivered but
+ * not taken into a batch), the connections and the pool, in that order, each wait bounded.
  */
 public final class AlbumStoreConsumer implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(AlbumStoreConsumer.class);
@@ -57,7 +61,12 @@ public final class AlbumStoreConsumer implements AutoCloseable {
   private final List<Connection> connections = new ArrayList<>();
   private final List<ChannelWorker> workers = new ArrayList<>();
   private final AtomicBoolean closed = new AtomicBoolean();
+  private final ConsumerHealth health =
+      new ConsumerHealth(this::brokerUp, this::databaseUp, this::allConsuming);
   private HikariDataSource pool;
+  private HikariDataSource ledgerPool;
+  private LedgerPruner pruner;
+  private OutageLog databaseOutages;
   private MetricsHttpServer metricsServer;
   private RateReporter reporter;
 
@@ -73,20 +82,32 @@ public final class AlbumStoreConsumer implements AutoCloseable {
     return start(settings, amqp, database, MetricsSettings.OFF);
   }
 
-  /**
-   * As {@link #start(ConsumerSettings, AmqpSettings, DatabaseSettings)}, and serves {@code GET
-   * /metrics} as {@code metricsSettings} say (before consuming, so a port already taken fails the
-   * start before anything is consumed).
-   */
+  /** As below, with the default {@link LedgerRetention}. */
   public static AlbumStoreConsumer start(
       ConsumerSettings settings,
       AmqpSettings amqp,
       DatabaseSettings database,
       MetricsSettings metricsSettings)
       throws IOException, TimeoutException, SQLException {
+    return start(settings, amqp, database, metricsSettings, LedgerRetention.DEFAULT);
+  }
+
+  /**
+   * As {@link #start(ConsumerSettings, AmqpSettings, DatabaseSettings)}, and serves {@code GET
+   * /metrics} and {@code /health} as {@code metricsSettings} say (before consuming, so a port
+   * already taken fails the start before anything is consumed), and keeps the ledger to {@code
+   * retention}.
+   */
+  public static AlbumStoreConsumer start(
+      ConsumerSettings settings,
+      AmqpSettings amqp,
+      DatabaseSettings database,
+      MetricsSettings metricsSettings,
+      LedgerRetention retention)
+      throws IOException, TimeoutException, SQLException {
     AlbumStoreConsumer consumer = new AlbumStoreConsumer();
     try {
-      consumer.open(settings, amqp, database, metricsSettings);
+      consumer.open(settings, amqp, database, metricsSettings, retention);
       return consumer;
     } catch (IOException | TimeoutException | SQLException | RuntimeException e) {
       consumer.close();
@@ -98,9 +119,10 @@ public final class AlbumStoreConsumer implements AutoCloseable {
       ConsumerSettings settings,
       AmqpSettings amqp,
       DatabaseSettings database,
-      MetricsSettings metricsSettings)
+      MetricsSettings metricsSettings,
+      LedgerRetention retention)
       throws IOException, TimeoutException, SQLException {
-    log.info("starting: {}, {}, {}", settings, amqp, database);
+    log.info("starting: {}, {}, {}, {}", settings, amqp, database, retention);
     pool = Databases.pool(database, "albumstore-consumer", settings.dbPoolSize());
     metrics.bindPool(pool);
     if (metricsSettings.enabled()) {
@@ -116,14 +138,23 @@ public final class AlbumStoreConsumer implements AutoCloseable {
       }
       log.info("schema applied to {}", database.jdbcUrl());
     }
+    // A pool of its own: the pruner holds its connection for a whole run, never one a worker needs.
+    ledgerPool = Databases.pool(database, "albumstore-consumer-ledger", 1);
+    metrics.bindPool(ledgerPool);
+    pruner = new LedgerPruner(ledgerPool, retention);
+    pruner.bindTo(metrics.registry());
+    pruner.start();
     BatchWriter writer = new BatchWriter(pool);
-    OutageLog databaseOutages = new OutageLog("database writes");
+    databaseOutages = new OutageLog("database writes");
     OutageLog brokerOutages = new OutageLog("dead-letter publishing");
     String instance = UUID.randomUUID().toString().substring(0, 8);
+    ConnectionFactory factory = AmqpConnections.factory(amqp);
+    metrics.bindAmqp(factory);
     for (int c = 1; c <= settings.connections(); c++) {
       Connection connection;
       try {
-        connection = AmqpConnections.open(amqp, "albumstore-consumer-" + instance + "-" + c);
+        connection =
+            AmqpConnections.open(factory, amqp, "albumstore-consumer-" + instance + "-" + c);
       } catch (IOException e) {
         throw new IOException("broker " + amqp.redactedUri() + ": " + TlsFailures.describe(e), e);
       }
@@ -172,8 +203,14 @@ public final class AlbumStoreConsumer implements AutoCloseable {
   private MetricsHttpServer serveMetrics(MetricsSettings s) throws IOException {
     try {
       MetricsHttpServer server =
-          MetricsHttpServer.start(s.bindAddress(), s.port(), metrics::scrape);
-      log.info("metrics on http://{}:{}{}", s.bindAddress(), server.port(), MetricsHttpServer.PATH);
+          MetricsHttpServer.start(s.bindAddress(), s.port(), metrics::scrape, health);
+      log.info(
+          "metrics on http://{}:{}{}, health on {} and {}",
+          s.bindAddress(),
+          server.port(),
+          MetricsHttpServer.PATH,
+          MetricsHttpServer.HEALTH,
+          MetricsHttpServer.LIVENESS);
       return server;
     } catch (IOException e) {
       throw new IOException(
@@ -196,6 +233,31 @@ public final class AlbumStoreConsumer implements AutoCloseable {
     return metricsServer == null ? -1 : metricsServer.port();
   }
 
+  private boolean brokerUp() {
+    List<Connection> open = List.copyOf(connections);
+    return !open.isEmpty() && open.stream().allMatch(Connection::isOpen);
+  }
+
+  /**
+   * Whether the database answers: not while writes are failing, else a pooled connection borrowed
+   * and validated (at most the pool's 5 s borrow timeout when it is unreachable).
+   */
+  private boolean databaseUp() {
+    if (pool == null || (databaseOutages != null && databaseOutages.failing())) {
+      return false;
+    }
+    try (java.sql.Connection c = pool.getConnection()) {
+      return c.isValid(2);
+    } catch (SQLException | RuntimeException e) {
+      return false;
+    }
+  }
+
+  private boolean allConsuming() {
+    List<ChannelWorker> running = List.copyOf(workers);
+    return !running.isEmpty() && running.stream().allMatch(ChannelWorker::consuming);
+  }
+
   /** Totals since start; safe to call at any time, also after close. */
   public ConsumerCounters counters() {
     return metrics.snapshot();
@@ -207,7 +269,8 @@ public final class AlbumStoreConsumer implements AutoCloseable {
     if (!closed.compareAndSet(false, true)) {
       return;
     }
-    log.info("stopping: finishing the batches in hand");
+    health.drain();
+    log.info("stopping: /health answers 503 DRAINING; finishing the batches in hand");
     workers.forEach(ChannelWorker::cancel);
     workers.forEach(ChannelWorker::requestStop);
     awaitWorkers();
@@ -219,6 +282,12 @@ public final class AlbumStoreConsumer implements AutoCloseable {
     }
     if (reporter != null) {
       reporter.close();
+    }
+    if (pruner != null) {
+      pruner.close();
+    }
+    if (ledgerPool != null) {
+      ledgerPool.close();
     }
     if (pool != null) {
       pool.close();

@@ -16,6 +16,7 @@ import org.albumstore.common.config.Env;
 import org.albumstore.common.config.Setting;
 import org.albumstore.common.config.SettingOptions;
 import org.albumstore.common.tls.TlsFailures;
+import org.albumstore.consumer.ledger.LedgerRetention;
 import org.albumstore.consumer.metrics.MetricsSettings;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -54,7 +55,8 @@ public final class ConsumerMain implements Callable<Integer> {
           ConsumerSettings.BATCH_WAIT_MS,
           ConsumerSettings.DB_POOL_SIZE,
           ConsumerSettings.INIT_SCHEMA,
-          ConsumerSettings.STATS_INTERVAL);
+          ConsumerSettings.STATS_INTERVAL,
+          LedgerRetention.RETENTION);
 
   /**
    * Every setting the consumer reads, in the order of {@code --help}: the shared broker and
@@ -90,11 +92,13 @@ public final class ConsumerMain implements Callable<Integer> {
     final AmqpSettings amqp;
     final DatabaseSettings database;
     final MetricsSettings metricsSettings;
+    final LedgerRetention retention;
     try {
       settings = ConsumerSettings.from(env);
       amqp = AmqpSettings.from(env);
       database = DatabaseSettings.from(env);
       metricsSettings = MetricsSettings.from(env);
+      retention = LedgerRetention.from(env);
     } catch (IllegalArgumentException e) {
       PrintWriter err = spec.commandLine().getErr();
       err.println("Invalid setting: " + e.getMessage() + " (see --help)");
@@ -103,7 +107,7 @@ public final class ConsumerMain implements Callable<Integer> {
     }
     final AlbumStoreConsumer consumer;
     try {
-      consumer = AlbumStoreConsumer.start(settings, amqp, database, metricsSettings);
+      consumer = AlbumStoreConsumer.start(settings, amqp, database, metricsSettings, retention);
     } catch (IOException | TimeoutException | SQLException e) {
       if (TlsFailures.explain(e).isPresent()) {
         // A refused certificate is a setting to fix, said in one line; a trace would bury it.

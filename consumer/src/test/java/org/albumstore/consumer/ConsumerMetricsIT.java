@@ -98,6 +98,12 @@ class ConsumerMetricsIT {
           "albumstore_consumer_visibility_seconds_count",
           "hikaricp_connections_active",
           "hikaricp_connections_acquire_seconds_count",
+          "albumstore_consumer_ledger_pruned_total",
+          "rabbitmq_connections",
+          "rabbitmq_channels",
+          "rabbitmq_consumed_total",
+          "rabbitmq_acknowledged_total",
+          "rabbitmq_published_total",
           "jvm_memory_used_bytes",
           "jvm_threads_live_threads",
           "jvm_classes_loaded_classes",
@@ -108,6 +114,13 @@ class ConsumerMetricsIT {
     assertThat(value(text, "albumstore_consumer_messages_applied_total")).isZero();
     assertThat(Scrapes.sum(text, "hikaricp_connections_max", Map.of("pool", "albumstore-consumer")))
         .isEqualTo(2);
+    assertThat(
+            Scrapes.sum(
+                text, "hikaricp_connections_max", Map.of("pool", "albumstore-consumer-ledger")))
+        .isEqualTo(1);
+    // amqp-client's collector: one connection, two consuming channels (plus none used yet).
+    assertThat(value(text, "rabbitmq_connections")).isEqualTo(1);
+    assertThat(value(text, "rabbitmq_channels")).isGreaterThanOrEqualTo(2);
     assertThat(get("/other").statusCode()).isEqualTo(404);
     assertThat(
             http.send(
@@ -149,6 +162,12 @@ class ConsumerMetricsIT {
     await("all applied", WAIT, () -> consumer.counters().messagesApplied() == 21);
     await("dead-lettered", WAIT, () -> consumer.counters().deadLettered() == 1);
     String text = scrape();
+
+    // amqp-client's own counters move with the same messages: 22 delivered, 21 acknowledged after
+    // their commit (the poison one too, once its dead-letter copy was confirmed), 1 published.
+    assertThat(value(text, "rabbitmq_consumed_total")).isEqualTo(22);
+    assertThat(value(text, "rabbitmq_acknowledged_total")).isEqualTo(22);
+    assertThat(value(text, "rabbitmq_published_total")).isEqualTo(1);
 
     assertThat(value(text, "albumstore_consumer_messages_applied_total")).isEqualTo(21);
     assertThat(value(text, "albumstore_consumer_reviews_applied_total")).isEqualTo(61);

@@ -77,7 +77,7 @@ public final class ServerComponents implements AutoCloseable {
       waiters = new AlbumWaiters(reads::albums, settings.readWait(), metrics.readWaitObserver());
       metrics.bindReadWaiters(waiters);
       waiters.start();
-      broker = new BrokerConnector(amqp, "albumstore-server");
+      broker = new BrokerConnector(amqp, "albumstore-server", metrics::bindAmqp);
       broker.start();
       ConfirmedPublisher publisher =
           new ConfirmedPublisher(

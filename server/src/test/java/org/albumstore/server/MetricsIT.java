@@ -70,6 +70,19 @@ class MetricsIT {
           "hikaricp_connections_active",
           "hikaricp_connections_pending",
           "hikaricp_connections_acquire_seconds_count",
+          "rabbitmq_connections",
+          "rabbitmq_channels",
+          "rabbitmq_published_total",
+          "rabbitmq_acknowledged_published_total",
+          "rabbitmq_not_acknowledged_published_total",
+          "tomcat_threads_busy_threads",
+          "tomcat_threads_current_threads",
+          "tomcat_threads_config_max_threads",
+          "tomcat_connections_current_connections",
+          "tomcat_global_request_seconds_count",
+          "tomcat_global_sent_bytes_total",
+          "tomcat_global_received_bytes_total",
+          "tomcat_global_error_total",
           "jvm_memory_used_bytes",
           "jvm_threads_live_threads",
           "process_cpu_usage",
@@ -86,11 +99,15 @@ class MetricsIT {
             Scrapes.sum(
                 text, "hikaricp_connections_max", Map.of("pool", "albumstore-server-reads")))
         .isEqualTo(ServerSettings.DB_POOL_SIZE.defaultValue());
+    assertThat(Scrapes.sum(text, "rabbitmq_connections", Map.of())).isEqualTo(1);
+    assertThat(Scrapes.sum(text, "rabbitmq_published_total", Map.of())).isZero();
+    assertThat(Scrapes.sum(text, "tomcat_threads_config_max_threads", Map.of())).isPositive();
   }
 
   @Test
   void requestCountersAndWriteStagesMoveWithRealTrafficUnderTheRightEndpointAndStatus()
       throws Exception {
+    String before = api.get("/metrics").body();
     String profile = Multipart.jsonProfile("Metrics", "Moving Counters", "2025");
     String albumId = null;
     for (int i = 0; i < 3; i++) {
@@ -135,6 +152,24 @@ class MetricsIT {
     }
     double messages = Scrapes.sum(text, "albumstore_publish_confirm_seconds_count", Map.of());
     assertThat(messages).isBetween(1.0, 8.0);
+    // amqp-client's own counters agree: every confirmed message was published and acknowledged.
+    assertThat(Scrapes.sum(text, "rabbitmq_published_total", Map.of())).isEqualTo(messages);
+    assertThat(Scrapes.sum(text, "rabbitmq_acknowledged_published_total", Map.of()))
+        .isEqualTo(messages);
+    assertThat(Scrapes.sum(text, "rabbitmq_not_acknowledged_published_total", Map.of())).isZero();
+    // Tomcat's connector counted the requests and bytes, moving between two scrapes.
+    for (String family :
+        new String[] {
+          "tomcat_global_request_seconds_count",
+          "tomcat_global_sent_bytes_total",
+          "tomcat_global_received_bytes_total"
+        }) {
+      assertThat(Scrapes.sum(text, family, Map.of()))
+          .as(family)
+          .isGreaterThan(Scrapes.sum(before, family, Map.of()));
+    }
+    assertThat(Scrapes.sum(text, "tomcat_global_request_seconds_count", Map.of()))
+        .isGreaterThanOrEqualTo(10);
     assertThat(Scrapes.sum(text, "albumstore_publish_bundle_writes_sum", Map.of())).isEqualTo(8);
     assertThat(Scrapes.sum(text, "albumstore_publish_channels_in_use", Map.of())).isZero();
     assertThat(Scrapes.sum(text, "albumstore_publish_waiters", Map.of())).isZero();

@@ -1,5 +1,7 @@
 package org.albumstore.common.metrics;
 
+import com.rabbitmq.client.ConnectionFactory;
+import com.rabbitmq.client.impl.MicrometerMetricsCollector;
 import com.zaxxer.hikari.HikariDataSource;
 import com.zaxxer.hikari.metrics.micrometer.MicrometerMetricsTrackerFactory;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -18,8 +20,8 @@ import java.time.Duration;
  * What the server's and the consumer's metrics have in common: one Prometheus registry of the
  * service's own (never Micrometer's global one, so two services in one JVM, or a redeployed WAR,
  * keep their figures apart), the JVM basics (heap and non-heap memory, GC pauses, threads, classes,
- * CPU, uptime: Micrometer's own binders), HikariCP's pool metrics, and the histogram range of the
- * per-write stage timers. Shared so that both expose the same names.
+ * CPU, uptime: Micrometer's own binders), HikariCP's pool metrics, amqp-client's metrics, and the
+ * histogram range of the per-write stage timers. Shared so that both expose the same names.
  */
 public final class ServiceMeters implements AutoCloseable {
   private final PrometheusMeterRegistry registry =
@@ -55,6 +57,18 @@ public final class ServiceMeters implements AutoCloseable {
   /** Adds HikariCP's pool metrics (connections active, idle, pending, acquire time, ...). */
   public void bindPool(HikariDataSource pool) {
     pool.setMetricsTrackerFactory(new MicrometerMetricsTrackerFactory(registry));
+  }
+
+  /**
+   * Adds amqp-client's own metrics for every connection {@code factory} opens: {@code
+   * rabbitmq_connections}, {@code rabbitmq_channels}, {@code rabbitmq_published_total}, {@code
+   * rabbitmq_acknowledged_published_total}, {@code rabbitmq_not_acknowledged_published_total},
+   * {@code rabbitmq_consumed_total}, {@code rabbitmq_acknowledged_total}, {@code
+   * rabbitmq_rejected_total}, ... (amqp-client's {@link MicrometerMetricsCollector}, prefix {@code
+   * rabbitmq}).
+   */
+  public void bindAmqp(ConnectionFactory factory) {
+    factory.setMetricsCollector(new MicrometerMetricsCollector(registry));
   }
 
   /** The current figures in the Prometheus text format. */

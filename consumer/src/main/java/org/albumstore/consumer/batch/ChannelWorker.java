@@ -51,6 +51,7 @@ public final class ChannelWorker {
   private final CountDownLatch stop;
   private final Thread thread;
   private volatile boolean exited;
+  private volatile boolean cancelledByBroker;
   private boolean ackFailing;
 
   /**
@@ -88,7 +89,15 @@ public final class ChannelWorker {
         false,
         name,
         (tag, delivery) -> enqueue(delivery),
-        tag -> log.warn("{}: the broker cancelled the consumer (queue deleted?)", name));
+        tag -> {
+          cancelledByBroker = true;
+          log.warn("{}: the broker cancelled the consumer (queue deleted?)", name);
+        });
+  }
+
+  /** Whether the channel is open with its consumer registered and the worker running. */
+  public boolean consuming() {
+    return channel.isOpen() && !cancelledByBroker && !exited;
   }
 
   private void enqueue(Delivery delivery) {

@@ -1,5 +1,6 @@
 package org.albumstore.consumer.metrics;
 
+import com.rabbitmq.client.ConnectionFactory;
 import com.zaxxer.hikari.HikariDataSource;
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.FunctionCounter;
@@ -35,8 +36,13 @@ import org.albumstore.consumer.sql.WriteResult;
  *       decoding, retries), {@code apply} (borrow a connection, the statements), {@code commit}
  *       (the transaction's commit; every batch is one explicit transaction). Visibility is
  *       published → committed: when a GET can first see the write;
- *   <li>{@code hikaricp_connections_*{pool="albumstore-consumer"}}, {@code jvm_*}, {@code
- *       process_*}.
+ *   <li>{@code albumstore_consumer_ledger_pruned_total}: ledger rows deleted once expired ({@link
+ *       org.albumstore.consumer.ledger.LedgerPruner});
+ *   <li>{@code rabbitmq_connections}, {@code rabbitmq_channels}, {@code rabbitmq_consumed_total},
+ *       {@code rabbitmq_acknowledged_total}, {@code rabbitmq_rejected_total}, {@code
+ *       rabbitmq_published_total} (the dead-letter publishes), ...: amqp-client's own collector;
+ *   <li>{@code hikaricp_connections_*{pool="albumstore-consumer"|"albumstore-consumer-ledger"}},
+ *       {@code jvm_*}, {@code process_*}.
  * </ul>
  *
  * <p>Queue and visibility compare the publisher's wall clock with this one: exact on one machine,
@@ -116,6 +122,11 @@ public final class ConsumerMetrics implements AutoCloseable {
   /** Adds HikariCP's pool metrics (connections active, idle, pending, acquire time, ...). */
   public void bindPool(HikariDataSource pool) {
     meters.bindPool(pool);
+  }
+
+  /** Adds amqp-client's metrics for every connection {@code factory} opens. */
+  public void bindAmqp(ConnectionFactory factory) {
+    meters.bindAmqp(factory);
   }
 
   /** One transaction committed: its totals and its timings. */

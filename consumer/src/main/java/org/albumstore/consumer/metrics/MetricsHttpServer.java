@@ -14,12 +14,16 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * {@code GET /metrics} on a port of its own, with the JDK's built-in HTTP server: the consumer has
- * no web container, and a scrape every few seconds needs nothing more (no new dependency). One
- * thread answers; a scrape takes milliseconds.
+ * {@code GET /metrics}, {@code GET /health} and {@code GET /health/live} ({@link ConsumerHealth})
+ * on a port of its own, with the JDK's built-in HTTP server: the consumer has no web container, and
+ * a scrape or a health check every few seconds needs nothing more (no new dependency). Two threads
+ * answer, so that a readiness check waiting for an unreachable database does not hold a scrape.
  */
 public final class MetricsHttpServer implements AutoCloseable {
   public static final String PATH = "/metrics";
+  public static final String HEALTH = "/health";
+  public static final String LIVENESS = "/health/live";
+  static final String JSON = "application/json";
   static final String CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8";
   private static final Logger log = LoggerFactory.getLogger(MetricsHttpServer.class);
 
@@ -36,32 +40,45 @@ public final class MetricsHttpServer implements AutoCloseable {
    *
    * @throws IOException if the address cannot be bound (port taken, unknown address)
    */
-  public static MetricsHttpServer start(String bindAddress, int port, Supplier<String> scrape)
+  public static MetricsHttpServer start(
+      String bindAddress, int port, Supplier<String> scrape, ConsumerHealth health)
       throws IOException {
     HttpServer server = HttpServer.create(new InetSocketAddress(bindAddress, port), 16);
     ExecutorService executor =
-        Executors.newSingleThreadExecutor(
+        Executors.newFixedThreadPool(
+            2,
             r -> {
               Thread t = new Thread(r, "albumstore-consumer-metrics-http");
               t.setDaemon(true); // close() stops it; daemon so a forgotten close cannot hang a JVM
               return t;
             });
     server.setExecutor(executor);
-    server.createContext("/", exchange -> answer(exchange, scrape));
+    server.createContext("/", exchange -> answer(exchange, scrape, health));
     server.start();
     return new MetricsHttpServer(server, executor);
   }
 
-  private static void answer(HttpExchange exchange, Supplier<String> scrape) throws IOException {
+  private static void answer(HttpExchange exchange, Supplier<String> scrape, ConsumerHealth health)
+      throws IOException {
     try {
       String method = exchange.getRequestMethod();
-      if (!PATH.equals(exchange.getRequestURI().getPath())) {
-        send(exchange, 404, "text/plain; charset=utf-8", "not found; try " + PATH + "\n", method);
+      String path = exchange.getRequestURI().getPath();
+      if (!PATH.equals(path) && !HEALTH.equals(path) && !LIVENESS.equals(path)) {
+        send(
+            exchange,
+            404,
+            "text/plain; charset=utf-8",
+            "not found; try " + PATH + ", " + HEALTH + " or " + LIVENESS + "\n",
+            method);
       } else if (!"GET".equals(method) && !"HEAD".equals(method)) {
         exchange.getResponseHeaders().set("Allow", "GET, HEAD");
         send(exchange, 405, "text/plain; charset=utf-8", "use GET\n", method);
-      } else {
+      } else if (PATH.equals(path)) {
         send(exchange, 200, CONTENT_TYPE, scrape.get(), method);
+      } else {
+        ConsumerHealth.Report r = HEALTH.equals(path) ? health.ready() : health.live();
+        exchange.getResponseHeaders().set("Cache-Control", "no-store");
+        send(exchange, r.status(), JSON, r.json(), method);
       }
     } catch (IOException e) {
       log.debug("metrics request failed: {}", e.toString()); // the scraper went away

@@ -1,13 +1,16 @@
 package org.albumstore.server.metrics;
 
+import com.rabbitmq.client.ConnectionFactory;
 import com.zaxxer.hikari.HikariDataSource;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.binder.tomcat.TomcatMetrics;
 import jakarta.servlet.DispatcherType;
 import jakarta.servlet.FilterRegistration;
 import jakarta.servlet.ServletContext;
 import jakarta.servlet.ServletRegistration;
 import java.util.EnumSet;
+import java.util.List;
 import org.albumstore.common.metrics.ServiceMeters;
 import org.albumstore.server.publish.ConfirmedPublisher;
 import org.albumstore.server.publish.PublishObserver;
@@ -32,6 +35,18 @@ import org.albumstore.server.read.ReadWaitObserver;
  *       ReadWaits});
  *   <li>{@code hikaricp_connections_*{pool="albumstore-server-reads"}}: the read pool (HikariCP's
  *       own Micrometer tracker);
+ *   <li>{@code rabbitmq_connections}, {@code rabbitmq_channels}, {@code rabbitmq_published_total},
+ *       {@code rabbitmq_acknowledged_published_total}, {@code
+ *       rabbitmq_not_acknowledged_published_total}, {@code rabbitmq_unrouted_published_total}, ...:
+ *       amqp-client's own collector on the publishing connection;
+ *   <li>{@code tomcat_threads_busy_threads}, {@code tomcat_threads_current_threads}, {@code
+ *       tomcat_threads_config_max_threads}, {@code tomcat_global_request_*}, {@code
+ *       tomcat_global_sent_bytes_total}, {@code tomcat_global_received_bytes_total}, {@code
+ *       tomcat_global_error_total}, tagged {@code name} by connector: Micrometer's {@link
+ *       TomcatMetrics}, read from Tomcat's JMX beans. The same holds for the WAR in a stock Tomcat:
+ *       the container registers its connectors' beans in the JVM's platform MBean server, which the
+ *       web application reads (with several applications in one Tomcat, each reports the same
+ *       container-wide connector figures);
  *   <li>{@code jvm_*}, {@code process_*}, {@code system_*}: the JVM basics.
  * </ul>
  */
@@ -46,7 +61,13 @@ public final class ServerMetrics implements AutoCloseable {
   private final WriteStages stages;
   private final ReadWaits readWaits;
 
+  /**
+   * Listens for connectors registered later: closed with the registry, or a redeployed WAR leaks.
+   */
+  private final TomcatMetrics tomcat = new TomcatMetrics(null, List.of());
+
   public ServerMetrics() {
+    tomcat.bindTo(registry);
     http = new HttpTimers(registry);
     stages = new WriteStages(registry);
     readWaits = new ReadWaits(registry);
@@ -70,6 +91,11 @@ public final class ServerMetrics implements AutoCloseable {
   /** Adds HikariCP's pool metrics (connections active, idle, pending, acquire time, ...). */
   public void bindPool(HikariDataSource pool) {
     meters.bindPool(pool);
+  }
+
+  /** Adds amqp-client's metrics for the connection {@code factory} opens. */
+  public void bindAmqp(ConnectionFactory factory) {
+    meters.bindAmqp(factory);
   }
 
   /** Adds the channel pool's gauges: size, in use, and writes waiting for a channel. */
@@ -118,6 +144,7 @@ public final class ServerMetrics implements AutoCloseable {
   /** Unhooks the GC listeners and closes the registry; after the pool and the publisher. */
   @Override
   public void close() {
+    tomcat.close();
     meters.close();
   }
 }

@@ -11,6 +11,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Consumer;
 import org.albumstore.common.amqp.AmqpConnections;
 import org.albumstore.common.amqp.Topology;
 import org.albumstore.common.config.AmqpSettings;
@@ -33,14 +34,25 @@ public final class BrokerConnector implements AutoCloseable {
 
   private final AmqpSettings settings;
   private final String connectionName;
+  private final Consumer<ConnectionFactory> instrument;
   private final ScheduledExecutorService retries;
   private volatile Connection connection;
   private volatile boolean closed;
   private volatile boolean blocked;
 
   public BrokerConnector(AmqpSettings settings, String connectionName) {
+    this(settings, connectionName, factory -> {});
+  }
+
+  /**
+   * @param instrument applied to the connection factory before connecting (e.g. to add
+   *     amqp-client's metrics collector)
+   */
+  public BrokerConnector(
+      AmqpSettings settings, String connectionName, Consumer<ConnectionFactory> instrument) {
     this.settings = settings;
     this.connectionName = connectionName;
+    this.instrument = instrument;
     this.retries =
         Executors.newSingleThreadScheduledExecutor(
             r -> {
@@ -76,6 +88,7 @@ public final class BrokerConnector implements AutoCloseable {
       // replay it on that closed channel after a reconnect and log errors. It is declared again
       // explicitly after each recovery instead (see watch()).
       factory.setTopologyRecoveryEnabled(false);
+      instrument.accept(factory);
       c = AmqpConnections.open(factory, settings, connectionName);
       declareTopology(c);
       watch(c);

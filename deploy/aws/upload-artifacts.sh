@@ -3,7 +3,7 @@
 # it does not exist): the WAR, the consumer and client jars, a Tomcat distribution (from Maven
 # Central, through Maven), schema.sql, and the deploy scripts the instances run.
 #
-#   upload-artifacts.sh --bucket my-albumstore-artifacts [--prefix albumstore] [--tomcat-version 11.0.27]
+#   upload-artifacts.sh --bucket my-albumstore-artifacts [--prefix albumstore] [--tomcat-version 11.0.24]
 #
 # Build first:  mvn -B package -DskipTests   (from the repository root)
 set -euo pipefail
@@ -12,7 +12,7 @@ root=$(cd "$here/../.." && pwd)
 # shellcheck source=lib.sh source-path=SCRIPTDIR
 . "$here/lib.sh"
 
-bucket="" prefix=albumstore tomcat_version=11.0.27
+bucket="" prefix=albumstore tomcat_version=11.0.24
 while [[ $# -gt 0 ]]; do
   case $1 in
     --bucket) bucket=${2:?}; shift 2 ;;

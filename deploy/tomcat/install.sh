@@ -5,7 +5,7 @@
 # /albumstore/health answers. Safe to run again on the same target: a running Tomcat there is stopped
 # first, and the distribution, configuration and WAR are laid out anew (logs/ is kept).
 #
-#   install.sh --tomcat apache-tomcat-11.0.27.tar.gz --war server/target --target /opt/tomcat \
+#   install.sh --tomcat apache-tomcat-11.0.24.tar.gz --war server/target --target /opt/tomcat \
 #              [--port 8080] [--address 0.0.0.0] [--env-file albumstore.env] \
 #              [--start | --systemd [--user tomcat]] [--wait 180]
 #

@@ -36,7 +36,7 @@ final class Distributions {
 
   /** The Tomcat versions under test (the pom's albumstore.it.tomcat.versions). */
   static List<String> versions() {
-    return Arrays.stream(property("albumstore.it.tomcat.versions", "11.0.27").split(","))
+    return Arrays.stream(property("albumstore.it.tomcat.versions", "11.0.24").split(","))
         .map(String::strip)
         .filter(v -> !v.isEmpty())
         .toList();

@@ -115,7 +115,7 @@ public final class LedgerPruner implements AutoCloseable {
   public Run pruneOnce() throws SQLException, InterruptedException {
     try (Connection c = pool.getConnection()) {
       c.setAutoCommit(true);
-      if (!advisory(c, TRY_LOCK)) {
+      if (!tryLock(c)) {
         log.debug("another consumer is pruning the ledger; skipping this run");
         return new Run(false, 0);
       }
@@ -143,19 +143,29 @@ public final class LedgerPruner implements AutoCloseable {
     return retention.window().toSeconds();
   }
 
-  private static boolean advisory(Connection c, String sql) throws SQLException {
-    try (PreparedStatement ps = c.prepareStatement(sql)) {
-      ps.setLong(1, LOCK_KEY);
-      try (ResultSet rs = ps.executeQuery()) {
-        return rs.next() && rs.getBoolean(1);
-      }
+  private static boolean tryLock(Connection c) throws SQLException {
+    try (PreparedStatement ps = c.prepareStatement(TRY_LOCK)) {
+      return lockResult(ps);
+    }
+  }
+
+  private static boolean releaseLock(Connection c) throws SQLException {
+    try (PreparedStatement ps = c.prepareStatement(UNLOCK)) {
+      return lockResult(ps);
+    }
+  }
+
+  private static boolean lockResult(PreparedStatement ps) throws SQLException {
+    ps.setLong(1, LOCK_KEY);
+    try (ResultSet rs = ps.executeQuery()) {
+      return rs.next() && rs.getBoolean(1);
     }
   }
 
   /** A connection that may still hold the lock must not go back to the pool: evicted instead. */
   private void unlock(Connection c) {
     try {
-      if (advisory(c, UNLOCK)) {
+      if (releaseLock(c)) {
         return;
       }
       log.warn("the ledger lock was not held at unlock; discarding the connection");

@@ -94,11 +94,11 @@ class MetricsIT {
       assertThat(Scrapes.sum(text, STAGE, Map.of("stage", stage))).as(stage).isZero();
     }
     assertThat(Scrapes.sum(text, "albumstore_publish_channels", Map.of()))
-        .isEqualTo(ServerSettings.PUBLISH_CHANNELS.defaultValue());
+        .isEqualTo(ServerSettings.PUBLISH_CHANNELS.defaultValue().doubleValue());
     assertThat(
             Scrapes.sum(
                 text, "hikaricp_connections_max", Map.of("pool", "albumstore-server-reads")))
-        .isEqualTo(ServerSettings.DB_POOL_SIZE.defaultValue());
+        .isEqualTo(ServerSettings.DB_POOL_SIZE.defaultValue().doubleValue());
     assertThat(Scrapes.sum(text, "rabbitmq_connections", Map.of())).isEqualTo(1);
     assertThat(Scrapes.sum(text, "rabbitmq_published_total", Map.of())).isZero();
     assertThat(Scrapes.sum(text, "tomcat_threads_config_max_threads", Map.of())).isPositive();

@@ -2,7 +2,7 @@
 # Target 1, one paired run: POST /review (publisher confirms, persistent messages) against the
 # do-nothing POST /bench/noop of the same Tomcat, at the same concurrency, with the same load tool
 # (wrk), interleaved; plus group commit vs one broker message per request
-# (ALBUMSTORE_PUBLISH_BATCH_MAX=1, second and third server processes: 4 and 64 channels), plus RabbitMQ's own perf-test ceilings
+# (ALBUMSTORE_PUBLISH_BUNDLE_MAX=1, second and third server processes: 4 and 64 channels), plus RabbitMQ's own perf-test ceilings
 # (publish with confirms, persistent; publish+consume at once; publish without confirms: the
 # price of confirms), all in the same run.
 #
@@ -17,9 +17,9 @@ machine_json >"$WORK/ceiling-extra.json.tmp"
 qa=$(new_queue ceiling-gc); qb=$(new_queue ceiling-one); qc=$(new_queue ceiling-one64)
 pa=$(free_port); pb=$(free_port); pc=$(free_port)
 start_server ceiling-gc "$qa" "$pa"
-start_server ceiling-one "$qb" "$pb" ALBUMSTORE_PUBLISH_BATCH_MAX=1
+start_server ceiling-one "$qb" "$pb" ALBUMSTORE_PUBLISH_BUNDLE_MAX=1
 # One message per request at its best: 64 channels, i.e. 64 confirms in flight instead of 4.
-start_server ceiling-one64 "$qc" "$pc" ALBUMSTORE_PUBLISH_BATCH_MAX=1 ALBUMSTORE_PUBLISH_CHANNELS=64
+start_server ceiling-one64 "$qc" "$pc" ALBUMSTORE_PUBLISH_BUNDLE_MAX=1 ALBUMSTORE_PUBLISH_CHANNELS=64
 A="http://127.0.0.1:$pa/albumstore"; B="http://127.0.0.1:$pb/albumstore"; C="http://127.0.0.1:$pc/albumstore"
 PT_CP="$(ls "$PERFTEST_DIR"/*.jar | tr '\n' ':')"
 
@@ -89,7 +89,7 @@ m = json.load(open(sys.argv[1]))
 m["loadavg_at_end"] = open("/proc/loadavg").read().split()[:3]
 json.dump({"machine": m, "command": "bench/ceiling.sh $REPS $SECS $CONNS",
   "setup": {"connections": $CONNS, "seconds_per_run": $SECS, "repeats": $REPS, "wrk_threads": 2,
-    "servers": "three server jars (group commit = defaults; one message per request = ALBUMSTORE_PUBLISH_BATCH_MAX=1 with the default 4 channels, and with ALBUMSTORE_PUBLISH_CHANNELS=64), no consumer, queues purged after each run",
+    "servers": "three server jars (group commit = defaults; one message per request = ALBUMSTORE_PUBLISH_BUNDLE_MAX=1 with the default 4 channels, and with ALBUMSTORE_PUBLISH_CHANNELS=64), no consumer, queues purged after each run",
     "perftest": "rabbitmq-perf-test 2.22.1: 1 producer, persistent, confirms (256 outstanding; none in publish-noconfirm), 200-byte messages, classic queue; rps column = send rate (publish) or receive rate (both)"}}, open(sys.argv[2], "w"))
 PY
 python3 "$BENCH_DIR/benchstat.py" summarize "$OUT" --metrics rps,p50_ms,p99_ms,requests_per_message \

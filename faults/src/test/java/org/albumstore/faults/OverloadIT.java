@@ -35,7 +35,7 @@ class OverloadIT {
               ServerSettings.HTTP_THREADS.variable(), "4",
               ServerSettings.PUBLISH_CHANNELS.variable(), "1",
               ServerSettings.PUBLISH_QUEUE_MAX.variable(), "16",
-              ServerSettings.PUBLISH_BATCH_MAX.variable(), "8",
+              ServerSettings.PUBLISH_BUNDLE_MAX.variable(), "8",
               // A write waits at most 2 s for the broker before it is refused (default 5 s).
               ServerSettings.CONFIRM_TIMEOUT_MS.variable(), "2000"));
       stack.startConsumer();

@@ -85,8 +85,8 @@ public final class ServerComponents implements AutoCloseable {
               new PublisherLimits(
                   settings.publishChannels(),
                   settings.publishQueueMax(),
-                  settings.publishBatchMax(),
-                  settings.publishBatchBytes(),
+                  settings.publishBundleMax(),
+                  settings.publishBundleBytes(),
                   settings.confirmTimeoutMs()),
               metrics.publishObserver());
       metrics.bindPublisher(publisher);

@@ -30,9 +30,9 @@ import org.albumstore.server.read.ReadWaitSettings;
  * @param httpThreads request threads of the embedded server (a WAR uses its connector's); with
  *     async writes a thread is held only while a request is parsed or a read is served
  * @param publishChannels publisher threads, each owning one confirm-mode channel
- * @param publishBatchMax most writes in one broker message (1: one message per request)
- * @param publishBatchBytes most (estimated) body bytes in one broker message; a single larger write
- *     still goes alone
+ * @param publishBundleMax most writes in one broker message (a bundle) (1: one message per request)
+ * @param publishBundleBytes most (estimated) body bytes in one broker message; a single larger
+ *     write still goes alone
  * @param confirmTimeoutMs how long a write may wait in total, queue plus confirm, before it is
  *     answered 503
  * @param publishQueueMax most writes waiting for a publisher before new ones get 503
@@ -45,8 +45,8 @@ public record ServerSettings(
     int httpPort,
     int httpThreads,
     int publishChannels,
-    int publishBatchMax,
-    int publishBatchBytes,
+    int publishBundleMax,
+    int publishBundleBytes,
     int confirmTimeoutMs,
     int publishQueueMax,
     int maxImageBytes,
@@ -68,15 +68,21 @@ public record ServerSettings(
           .withFlag("--publish-channels", "N")
           .withHelp("Publisher threads, one confirm-mode channel each");
 
-  public static final Setting<Integer> PUBLISH_BATCH_MAX =
-      Setting.integer("ALBUMSTORE_PUBLISH_BATCH_MAX", 256, 1, 10_000)
-          .withFlag("--publish-batch-max", "N")
-          .withHelp("Most writes per broker message, 1 = one message per request");
+  /**
+   * A bundle is one broker message of many writes ("batch" is the consumer's transaction); the
+   * names before that distinction are still read.
+   */
+  public static final Setting<Integer> PUBLISH_BUNDLE_MAX =
+      Setting.integer("ALBUMSTORE_PUBLISH_BUNDLE_MAX", 256, 1, 10_000)
+          .withFlag("--publish-bundle-max", "N")
+          .withHelp("Most writes per broker message (bundle), 1 = one message per request")
+          .withFormerName("ALBUMSTORE_PUBLISH_BATCH_MAX", "--publish-batch-max");
 
-  public static final Setting<Integer> PUBLISH_BATCH_BYTES =
-      Setting.integer("ALBUMSTORE_PUBLISH_BATCH_BYTES", 1024 * 1024, 1024, 64 * 1024 * 1024)
-          .withFlag("--publish-batch-bytes", "BYTES")
-          .withHelp("Most body bytes per broker message");
+  public static final Setting<Integer> PUBLISH_BUNDLE_BYTES =
+      Setting.integer("ALBUMSTORE_PUBLISH_BUNDLE_BYTES", 1024 * 1024, 1024, 64 * 1024 * 1024)
+          .withFlag("--publish-bundle-bytes", "BYTES")
+          .withHelp("Most body bytes per broker message (bundle)")
+          .withFormerName("ALBUMSTORE_PUBLISH_BATCH_BYTES", "--publish-batch-bytes");
 
   public static final Setting<Integer> CONFIRM_TIMEOUT_MS =
       Setting.integer("ALBUMSTORE_CONFIRM_TIMEOUT_MS", 5000, 100, 120_000)
@@ -109,8 +115,8 @@ public record ServerSettings(
               List.<Setting<?>>of(
                   DB_POOL_SIZE,
                   PUBLISH_CHANNELS,
-                  PUBLISH_BATCH_MAX,
-                  PUBLISH_BATCH_BYTES,
+                  PUBLISH_BUNDLE_MAX,
+                  PUBLISH_BUNDLE_BYTES,
                   CONFIRM_TIMEOUT_MS,
                   PUBLISH_QUEUE_MAX,
                   MAX_IMAGE_BYTES),
@@ -129,8 +135,8 @@ public record ServerSettings(
         CommonSettings.HTTP_PORT.read(env),
         HTTP_THREADS.read(env),
         PUBLISH_CHANNELS.read(env),
-        PUBLISH_BATCH_MAX.read(env),
-        PUBLISH_BATCH_BYTES.read(env),
+        PUBLISH_BUNDLE_MAX.read(env),
+        PUBLISH_BUNDLE_BYTES.read(env),
         CONFIRM_TIMEOUT_MS.read(env),
         PUBLISH_QUEUE_MAX.read(env),
         MAX_IMAGE_BYTES.read(env),

@@ -30,17 +30,28 @@ class ServerCommandTest {
   }
 
   @Test
+  void theFlagsBeforeTheBundleRenameStillWork() {
+    ServerCommand cmd = new ServerCommand();
+    new CommandLine(cmd).parseArgs("--publish-batch-max", "2", "--publish-batch-bytes", "4096");
+    assertThat(cmd.overrides())
+        .isEqualTo(
+            Map.of(
+                ServerSettings.PUBLISH_BUNDLE_MAX.variable(), "2",
+                ServerSettings.PUBLISH_BUNDLE_BYTES.variable(), "4096"));
+  }
+
+  @Test
   void onlyGivenFlagsOverrideTheEnvironment() {
     ServerCommand cmd = new ServerCommand();
     new CommandLine(cmd)
         .parseArgs(
-            "--port", "0", "--queue", "q1", "--publish-batch-max", "1", "--db-password", "pw");
+            "--port", "0", "--queue", "q1", "--publish-bundle-max", "1", "--db-password", "pw");
     assertThat(cmd.overrides())
         .isEqualTo(
             Map.of(
                 CommonSettings.HTTP_PORT.variable(), "0",
                 CommonSettings.QUEUE.variable(), "q1",
-                ServerSettings.PUBLISH_BATCH_MAX.variable(), "1",
+                ServerSettings.PUBLISH_BUNDLE_MAX.variable(), "1",
                 CommonSettings.DB_PASSWORD.variable(), "pw"));
     ServerCommand none = new ServerCommand();
     new CommandLine(none).parseArgs();

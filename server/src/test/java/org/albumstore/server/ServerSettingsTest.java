@@ -30,14 +30,38 @@ class ServerSettingsTest {
   }
 
   @Test
+  void theVariablesBeforeTheBundleRenameAreStillReadAndTheCurrentOnesWin() {
+    assertThat(
+            ServerSettings.from(Env.of(Map.of("ALBUMSTORE_PUBLISH_BATCH_MAX", "3")))
+                .publishBundleMax())
+        .isEqualTo(3);
+    assertThat(
+            ServerSettings.from(Env.of(Map.of("ALBUMSTORE_PUBLISH_BATCH_BYTES", "2048")))
+                .publishBundleBytes())
+        .isEqualTo(2048);
+    assertThat(
+            ServerSettings.from(
+                    Env.of(
+                        Map.of(
+                            "ALBUMSTORE_PUBLISH_BATCH_MAX", "3",
+                            "ALBUMSTORE_PUBLISH_BUNDLE_MAX", "5")))
+                .publishBundleMax())
+        .isEqualTo(5);
+    assertThatThrownBy(
+            () -> ServerSettings.from(Env.of(Map.of("ALBUMSTORE_PUBLISH_BATCH_MAX", "0"))))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("ALBUMSTORE_PUBLISH_BUNDLE_MAX");
+  }
+
+  @Test
   void everySettingIsReadFromItsVariableAndRoundTripsThroughTheMap() {
     Map<String, String> env =
         Map.ofEntries(
             Map.entry(CommonSettings.HTTP_PORT.variable(), "0"),
             Map.entry(ServerSettings.HTTP_THREADS.variable(), "16"),
             Map.entry(ServerSettings.PUBLISH_CHANNELS.variable(), "2"),
-            Map.entry(ServerSettings.PUBLISH_BATCH_MAX.variable(), "1"),
-            Map.entry(ServerSettings.PUBLISH_BATCH_BYTES.variable(), "65536"),
+            Map.entry(ServerSettings.PUBLISH_BUNDLE_MAX.variable(), "1"),
+            Map.entry(ServerSettings.PUBLISH_BUNDLE_BYTES.variable(), "65536"),
             Map.entry(ServerSettings.CONFIRM_TIMEOUT_MS.variable(), "750"),
             Map.entry(ServerSettings.PUBLISH_QUEUE_MAX.variable(), "10"),
             Map.entry(ServerSettings.MAX_IMAGE_BYTES.variable(), "1000"),

@@ -1,5 +1,6 @@
 package org.albumstore.common.config;
 
+import java.util.Map;
 import java.util.Objects;
 import java.util.function.BiFunction;
 
@@ -25,6 +26,8 @@ public final class Setting<T> {
   private final String paramLabel;
   private final String help;
   private final boolean secret;
+  private final String formerVariable;
+  private final String formerFlag;
 
   private Setting(
       String variable,
@@ -35,7 +38,9 @@ public final class Setting<T> {
       String flag,
       String paramLabel,
       String help,
-      boolean secret) {
+      boolean secret,
+      String formerVariable,
+      String formerFlag) {
     this.variable = Objects.requireNonNull(variable);
     if (!variable.startsWith("ALBUMSTORE_")) {
       throw new IllegalArgumentException("settings are ALBUMSTORE_* variables: " + variable);
@@ -48,6 +53,8 @@ public final class Setting<T> {
     this.paramLabel = paramLabel;
     this.help = help;
     this.secret = secret;
+    this.formerVariable = formerVariable;
+    this.formerFlag = formerFlag;
   }
 
   /** A whole number between {@code min} and {@code max}; the default needs not be in range. */
@@ -64,7 +71,9 @@ public final class Setting<T> {
         null,
         "N",
         null,
-        false);
+        false,
+        null,
+        null);
   }
 
   /**
@@ -84,7 +93,9 @@ public final class Setting<T> {
         null,
         "N",
         null,
-        false);
+        false,
+        null,
+        null);
   }
 
   /**
@@ -100,7 +111,9 @@ public final class Setting<T> {
         null,
         "VALUE",
         null,
-        false);
+        false,
+        null,
+        null);
   }
 
   /** Text, trimmed, its default shown as it is. */
@@ -119,7 +132,9 @@ public final class Setting<T> {
         null,
         "true|false",
         null,
-        false);
+        false,
+        null,
+        null);
   }
 
   /** The same setting with a command-line flag, e.g. {@code --queue NAME}. */
@@ -128,13 +143,33 @@ public final class Setting<T> {
       throw new IllegalArgumentException("flags are --long-names: " + flagName);
     }
     return new Setting<>(
-        variable, defaultValue, defaultText, reader, flagType, flagName, label, help, secret);
+        variable,
+        defaultValue,
+        defaultText,
+        reader,
+        flagType,
+        flagName,
+        label,
+        help,
+        secret,
+        formerVariable,
+        formerFlag);
   }
 
   /** The same setting with its help: what it is, in a sentence without a final period. */
   public Setting<T> withHelp(String text) {
     return new Setting<>(
-        variable, defaultValue, defaultText, reader, flagType, flag, paramLabel, text, secret);
+        variable,
+        defaultValue,
+        defaultText,
+        reader,
+        flagType,
+        flag,
+        paramLabel,
+        text,
+        secret,
+        formerVariable,
+        formerFlag);
   }
 
   /**
@@ -151,7 +186,17 @@ public final class Setting<T> {
    */
   public Setting<T> asSecret() {
     return new Setting<>(
-        variable, defaultValue, defaultText, reader, flagType, flag, paramLabel, help, true);
+        variable,
+        defaultValue,
+        defaultText,
+        reader,
+        flagType,
+        flag,
+        paramLabel,
+        help,
+        true,
+        formerVariable,
+        formerFlag);
   }
 
   /**
@@ -160,7 +205,47 @@ public final class Setting<T> {
    */
   public Setting<T> withDefault(T value) {
     return new Setting<>(
-        variable, value, String.valueOf(value), reader, flagType, flag, paramLabel, help, secret);
+        variable,
+        value,
+        String.valueOf(value),
+        reader,
+        flagType,
+        flag,
+        paramLabel,
+        help,
+        secret,
+        formerVariable,
+        formerFlag);
+  }
+
+  /**
+   * The same setting under the name it had before a rename: the former variable and flag are still
+   * read (the current ones win when both are given), so an operator's existing configuration keeps
+   * working, while the help and the READMEs show the current names only, plus a note.
+   */
+  public Setting<T> withFormerName(String variable, String flag) {
+    return new Setting<>(
+        this.variable,
+        defaultValue,
+        defaultText,
+        reader,
+        flagType,
+        this.flag,
+        paramLabel,
+        help,
+        secret,
+        variable,
+        flag);
+  }
+
+  /** The variable before a rename, still read; null when there was none. */
+  public String formerVariable() {
+    return formerVariable;
+  }
+
+  /** The flag before a rename, still accepted; null when there was none. */
+  public String formerFlag() {
+    return formerFlag;
   }
 
   /** The variable, also the key under which a flag or a context init parameter overrides it. */
@@ -209,12 +294,21 @@ public final class Setting<T> {
    *     range
    */
   public T read(Env env) {
-    return reader.apply(env, defaultValue);
+    return reader.apply(current(env), defaultValue);
+  }
+
+  /** {@code env} with the former variable's value under the current name, if only it is set. */
+  private Env current(Env env) {
+    if (formerVariable == null || env.get(variable, null) != null) {
+      return env;
+    }
+    String former = env.get(formerVariable, null);
+    return former == null ? env : env.withOverrides(Map.of(variable, former));
   }
 
   /** Whether {@code env} sets it (not blank), as opposed to the default applying. */
   public boolean isSet(Env env) {
-    return env.get(variable, null) != null;
+    return current(env).get(variable, null) != null;
   }
 
   /** The value in {@code env} as text, as a flag or an init parameter would carry it. */

@@ -34,7 +34,9 @@ public final class SettingOptions {
   /** The option of {@code s}: its help, then its variable, then its default. */
   static OptionSpec option(Setting<?> s) {
     OptionSpec.Builder b =
-        OptionSpec.builder(s.flag())
+        (s.formerFlag() == null
+                ? OptionSpec.builder(s.flag())
+                : OptionSpec.builder(s.flag(), s.formerFlag()))
             .paramLabel(s.paramLabel())
             .type(s.flagType())
             .description(description(s));
@@ -54,6 +56,9 @@ public final class SettingOptions {
         s.secret()
             ? "; prefer the env variable " + s.variable() + " (flags show in ps)."
             : " (env " + s.variable() + ").";
+    if (s.formerVariable() != null) {
+      where += " Formerly " + s.formerFlag() + " (env " + s.formerVariable() + "), still read.";
+    }
     return new String[] {
       (s.help() + where).replace("%", "%%"),
       ("Default: " + s.defaultText() + ".").replace("%", "%%")

@@ -26,6 +26,14 @@ public final class SettingsTable {
           .append(literal(s) ? "`" + s.defaultText() + "`" : s.defaultText())
           .append(" | ")
           .append(cell(s.help()) + (s.secret() ? "; prefer the variable (flags show in ps)" : ""))
+          .append(
+              s.formerVariable() == null
+                  ? ""
+                  : "; formerly `"
+                      + s.formerFlag()
+                      + "`, `"
+                      + s.formerVariable()
+                      + "` (still read)")
           .append(" |\n");
     }
     return b.toString();

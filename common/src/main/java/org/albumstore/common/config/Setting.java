@@ -59,21 +59,7 @@ public final class Setting<T> {
 
   /** A whole number between {@code min} and {@code max}; the default needs not be in range. */
   public static Setting<Integer> integer(String variable, int defaultValue, int min, int max) {
-    return new Setting<>(
-        variable,
-        defaultValue,
-        Integer.toString(defaultValue),
-        (env, d) ->
-            env.get(variable, null) == null
-                ? d
-                : Integer.valueOf(env.getInt(variable, 0, min, max)),
-        Integer.class,
-        null,
-        "N",
-        null,
-        false,
-        null,
-        null);
+    return integer(variable, (Integer) defaultValue, Integer.toString(defaultValue), min, max);
   }
 
   /**
@@ -81,9 +67,14 @@ public final class Setting<T> {
    * {@link #read} gives null when it is not set, and {@code defaultText} says what applies.
    */
   public static Setting<Integer> integer(String variable, String defaultText, int min, int max) {
+    return integer(variable, null, defaultText, min, max);
+  }
+
+  private static Setting<Integer> integer(
+      String variable, Integer defaultValue, String defaultText, int min, int max) {
     return new Setting<>(
         variable,
-        null,
+        defaultValue,
         defaultText,
         (env, d) ->
             env.get(variable, null) == null

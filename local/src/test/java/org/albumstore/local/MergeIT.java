@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import org.albumstore.client.ClientMain;
 import org.albumstore.client.ClientResult;
@@ -35,6 +36,14 @@ import org.junit.jupiter.api.io.TempDir;
  * merged histograms, and verifies the union of their acknowledged writes in the database.
  */
 class MergeIT {
+  /**
+   * One run ID for both clients, new for every execution: the Idempotency-Keys (and so the album
+   * and event IDs) derive from it, and the test database outlives the test. A fixed ID would make
+   * this run's writes the same as a previous run's, deduplicated only as long as the ledger still
+   * holds the previous run's rows (retention prunes them).
+   */
+  private static final String RUN_ID = "merge-it-" + UUID.randomUUID().toString().substring(0, 8);
+
   @TempDir static Path dir;
   private static AmqpSettings amqp;
   private static AlbumStoreServer server;
@@ -84,7 +93,7 @@ class MergeIT {
                 "--no-verify",
                 "--no-progress",
                 "--run-id",
-                "merge-it",
+                RUN_ID,
                 "--threads",
                 Integer.toString(threads),
                 "--iterations",
@@ -136,8 +145,8 @@ class MergeIT {
     assertThat(m.verification().status()).isEqualTo("ok");
     assertThat(m.verification().albums()).isEqualTo(110);
     assertThat(report)
-        .contains("merge of run merge-it: 2 runs")
+        .contains("merge of run " + RUN_ID + ": 2 runs")
         .contains("verified: 110 albums, 0 mismatches");
-    assertThat(List.of(ra.runId(), rb.runId())).containsOnly("merge-it");
+    assertThat(List.of(ra.runId(), rb.runId())).containsOnly(RUN_ID);
   }
 }

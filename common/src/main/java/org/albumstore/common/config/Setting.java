@@ -18,16 +18,16 @@ import java.util.function.BiFunction;
  */
 public final class Setting<T> {
   private final String variable;
-  private final T defaultValue;
-  private final String defaultText;
+  private T defaultValue;
+  private String defaultText;
   private final BiFunction<Env, T, T> reader;
   private final Class<?> flagType;
-  private final String flag;
-  private final String paramLabel;
-  private final String help;
-  private final boolean secret;
-  private final String formerVariable;
-  private final String formerFlag;
+  private String flag;
+  private String paramLabel;
+  private String help;
+  private boolean secret;
+  private String formerVariable;
+  private String formerFlag;
 
   private Setting(
       String variable,
@@ -55,6 +55,25 @@ public final class Setting<T> {
     this.secret = secret;
     this.formerVariable = formerVariable;
     this.formerFlag = formerFlag;
+  }
+
+  /**
+   * A copy for one {@code with...} method to change before returning it: instances never change
+   * once a declaration holds them, so the fields are final in effect, set only here.
+   */
+  private Setting<T> copy() {
+    return new Setting<>(
+        variable,
+        defaultValue,
+        defaultText,
+        reader,
+        flagType,
+        flag,
+        paramLabel,
+        help,
+        secret,
+        formerVariable,
+        formerFlag);
   }
 
   /** A whole number between {@code min} and {@code max}; the default needs not be in range. */
@@ -133,34 +152,17 @@ public final class Setting<T> {
     if (!flagName.startsWith("--")) {
       throw new IllegalArgumentException("flags are --long-names: " + flagName);
     }
-    return new Setting<>(
-        variable,
-        defaultValue,
-        defaultText,
-        reader,
-        flagType,
-        flagName,
-        label,
-        help,
-        secret,
-        formerVariable,
-        formerFlag);
+    Setting<T> s = copy();
+    s.flag = flagName;
+    s.paramLabel = label;
+    return s;
   }
 
   /** The same setting with its help: what it is, in a sentence without a final period. */
   public Setting<T> withHelp(String text) {
-    return new Setting<>(
-        variable,
-        defaultValue,
-        defaultText,
-        reader,
-        flagType,
-        flag,
-        paramLabel,
-        text,
-        secret,
-        formerVariable,
-        formerFlag);
+    Setting<T> s = copy();
+    s.help = text;
+    return s;
   }
 
   /**
@@ -176,18 +178,9 @@ public final class Setting<T> {
    * {@code --help} never prints a value, since it states only the declared default.
    */
   public Setting<T> asSecret() {
-    return new Setting<>(
-        variable,
-        defaultValue,
-        defaultText,
-        reader,
-        flagType,
-        flag,
-        paramLabel,
-        help,
-        true,
-        formerVariable,
-        formerFlag);
+    Setting<T> s = copy();
+    s.secret = true;
+    return s;
   }
 
   /**
@@ -195,18 +188,10 @@ public final class Setting<T> {
    * takes any free HTTP port by default, the server jar 8080).
    */
   public Setting<T> withDefault(T value) {
-    return new Setting<>(
-        variable,
-        value,
-        String.valueOf(value),
-        reader,
-        flagType,
-        flag,
-        paramLabel,
-        help,
-        secret,
-        formerVariable,
-        formerFlag);
+    Setting<T> s = copy();
+    s.defaultValue = value;
+    s.defaultText = String.valueOf(value);
+    return s;
   }
 
   /**
@@ -215,18 +200,10 @@ public final class Setting<T> {
    * working, while the help and the READMEs show the current names only, plus a note.
    */
   public Setting<T> withFormerName(String variable, String flag) {
-    return new Setting<>(
-        this.variable,
-        defaultValue,
-        defaultText,
-        reader,
-        flagType,
-        this.flag,
-        paramLabel,
-        help,
-        secret,
-        variable,
-        flag);
+    Setting<T> s = copy();
+    s.formerVariable = variable;
+    s.formerFlag = flag;
+    return s;
   }
 
   /** The variable before a rename, still read; null when there was none. */

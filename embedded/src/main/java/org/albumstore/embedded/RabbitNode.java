@@ -376,7 +376,8 @@ public final class RabbitNode implements AutoCloseable {
     return dir.resolve("log").resolve(nodeName + ".log");
   }
 
-  private String logTail() {
+  /** The last lines of the node's start script output and of its log, for a failure's message. */
+  public String logTail() {
     StringBuilder b = new StringBuilder();
     for (Path f : List.of(dir.resolve("server.out"), logFile())) {
       try {

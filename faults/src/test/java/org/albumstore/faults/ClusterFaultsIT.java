@@ -39,6 +39,8 @@ import org.apache.hc.core5.util.Timeout;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The cluster topology broken the ways production breaks, each under load through the balancer:
@@ -55,6 +57,11 @@ import org.junit.jupiter.api.Test;
 class ClusterFaultsIT {
   private static final int SERVERS = 2;
   private static final Duration DRAIN_DELAY = Duration.ofSeconds(3);
+
+  /** How long a node paused by the partition may take to resume once it has healed (C6). */
+  private static final Duration RESUME_LIMIT = Duration.ofSeconds(60);
+
+  private static final Logger log = LoggerFactory.getLogger(ClusterFaultsIT.class);
 
   private static RabbitCluster brokers;
   private static HaProxy balancer;
@@ -289,7 +296,7 @@ class ClusterFaultsIT {
           rulesAfterHeal = cut.activeRules();
         }
         long healed = System.nanoTime();
-        awaitAmqpListener(node, true, Duration.ofSeconds(90));
+        String resumed = resumeAfterHeal(node);
         long rejoinMillis = awaitRunningNodes(node, Duration.ofSeconds(60), healed);
         load.awaitDone(Duration.ofSeconds(180));
         World.End end = w.finish(load);
@@ -301,7 +308,9 @@ class ClusterFaultsIT {
                     + cutMillis
                     + " ms, paused itself after "
                     + pausedMillis
-                    + " ms, running in the cluster again "
+                    + " ms, "
+                    + resumed
+                    + ", running in the cluster again "
                     + rejoinMillis
                     + " ms after the heal; leader was "
                     + leader
@@ -320,6 +329,41 @@ class ClusterFaultsIT {
       } finally {
         load.interrupt();
       }
+    }
+  }
+
+  /**
+   * Waits for node {@code i}, paused by {@code pause_minority}, to resume once the partition has
+   * healed; returns how it resumed, for the summary.
+   *
+   * <p>Why a restart may follow: RabbitMQ 3.10 resumes a paused node by itself once it sees a
+   * majority again, and does here in about 2 s, but not always: a paused node can stay stopped
+   * after the heal (rabbitmq-server#2175, docker-library/rabbitmq#337; seen here once in nine runs
+   * of C6, with the node's listener still closed 90 s after the heal). Our guarantees are not about
+   * that step: they are that the majority carried on and that nothing acknowledged is lost or
+   * counted twice. So a node still stopped after {@link #RESUME_LIMIT} gets what deploy/README.md's
+   * runbook prescribes, a restart, its log is kept in the test output, the summary says so, and
+   * every assertion of the scenario still applies.
+   */
+  private static String resumeAfterHeal(int node) throws Exception {
+    try {
+      long millis = awaitAmqpListener(node, true, RESUME_LIMIT);
+      return "resumed by itself " + millis + " ms after the heal";
+    } catch (IllegalStateException stuck) {
+      RabbitNode paused = brokers.nodes().get(node);
+      log.warn(
+          "{} still paused {} after the heal; restarting it (the runbook's remedy). Its log:{}",
+          paused.nodeName(),
+          RESUME_LIMIT,
+          paused.logTail());
+      brokers.stop(node);
+      brokers.restart(node);
+      long millis = awaitAmqpListener(node, true, Duration.ofSeconds(90));
+      return "still paused "
+          + RESUME_LIMIT.toSeconds()
+          + " s after the heal, so restarted (listening "
+          + millis
+          + " ms after the restart)";
     }
   }
 

@@ -123,6 +123,14 @@ and the setup in [summary.json](summary.json). What the figures show: not writte
 EOF
 }
 
+# noop_album_id URL: exports BENCH_ALBUM_ID, the albumID the do-nothing endpoint at URL answers
+# (the server's NoopServlet.ALBUM_ID), which wrk's and Gatling's request mixes put in their review
+# paths, as the client does with the ID it is given.
+noop_album_id() {
+  BENCH_ALBUM_ID=$(curl -s -m 5 -X POST "$1/albums" | python3 -c 'import json, sys; print(json.load(sys.stdin)["albumID"])')
+  export BENCH_ALBUM_ID
+}
+
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
 
 psql_bench() { psql -h "$PG_HOST" -p "$PG_PORT" -U postgres -d "$BENCH_DB" -v ON_ERROR_STOP=1 -Atq "$@"; }

@@ -18,6 +18,7 @@ ensure_database
 q=$(new_queue request-start); p=$(free_port)
 start_server request-start-server "$q" "$p"
 URL="http://127.0.0.1:$p/albumstore/bench/noop"
+noop_album_id "$URL"
 TICKS=$(getconf CLK_TCK)
 
 # CPU time of the server so far, in clock ticks.

@@ -1,6 +1,8 @@
 -- The load client's request mix, for wrk, against the do-nothing endpoint (URL: .../bench/noop):
 -- per iteration one multipart POST .../albums with a 3,471-byte image part and a JSON profile part,
--- then two POST .../review/like/noop and one POST .../review/dislike/noop (empty bodies).
+-- then two POST .../review/like/ID and one POST .../review/dislike/ID (empty bodies), ID the
+-- albumID the endpoint answers (BENCH_ALBUM_ID, see noop_album_id in bench/lib.sh), as the client
+-- sends them.
 package.path = package.path .. ";" .. (os.getenv("BENCH_WRK_DIR") or "bench/wrk") .. "/?.lua"
 require "report"
 local boundary = "benchboundary7d3f"
@@ -33,6 +35,7 @@ local function headers(base)
   end
   return h
 end
+local album_id = os.getenv("BENCH_ALBUM_ID") or error("BENCH_ALBUM_ID is not set (bench/lib.sh noop_album_id)")
 local album_headers = { ["Content-Type"] = "multipart/form-data; boundary=" .. boundary }
 local empty_headers = { ["Content-Length"] = "0" }
 function request()
@@ -41,7 +44,7 @@ function request()
   if step == 1 then
     return wrk.format("POST", wrk.path .. "/albums", headers(album_headers), album_body)
   elseif step == 0 then
-    return wrk.format("POST", wrk.path .. "/review/dislike/noop", headers(empty_headers), "")
+    return wrk.format("POST", wrk.path .. "/review/dislike/" .. album_id, headers(empty_headers), "")
   end
-  return wrk.format("POST", wrk.path .. "/review/like/noop", headers(empty_headers), "")
+  return wrk.format("POST", wrk.path .. "/review/like/" .. album_id, headers(empty_headers), "")
 end

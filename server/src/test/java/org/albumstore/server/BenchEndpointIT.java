@@ -8,10 +8,12 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.UUID;
 import org.albumstore.common.config.AmqpSettings;
 import org.albumstore.common.config.CommonSettings;
 import org.albumstore.common.config.Env;
 import org.albumstore.common.testing.TestServices;
+import org.albumstore.server.web.NoopServlet;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -43,7 +45,9 @@ class BenchEndpointIT {
         for (String method : new String[] {"GET", "POST"}) {
           HttpResponse<String> r = send(method, server.baseUrl() + path);
           assertThat(r.statusCode()).as(method + " " + path).isEqualTo(200);
-          assertThat(r.body()).contains("\"albumID\"");
+          // A UUID as the real endpoint gives: the load client keeps it as it keeps real IDs.
+          assertThat(r.body()).contains("\"albumID\":\"" + NoopServlet.ALBUM_ID + "\"");
+          assertThat(UUID.fromString(NoopServlet.ALBUM_ID)).hasToString(NoopServlet.ALBUM_ID);
         }
       }
       assertThat(TestServices.messageCount(amqp, amqp.queue())).isZero();

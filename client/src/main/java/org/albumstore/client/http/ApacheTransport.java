@@ -3,7 +3,6 @@ package org.albumstore.client.http;
 import java.io.IOException;
 import java.net.URI;
 import java.time.Duration;
-import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
 import org.albumstore.common.metrics.RequestStart;
@@ -34,9 +33,9 @@ import org.apache.hc.core5.util.Timeout;
  * RetryingCaller} owns retrying, with the idempotency key. Idle connections are validated after 2 s
  * so that a connection the server closed while idle costs a reconnect, not a failed attempt.
  *
- * <p>Every attempt carries {@code X-Request-Start: t=<epoch µs>}, the send time, from which the
- * server measures the time before its servlet sees the request (network, Tomcat's queue); it is
- * meaningful only where the two clocks agree (same host, or synchronised).
+ * <p>Sampled attempts ({@link RequestStamps}) carry {@code X-Request-Start: t=<epoch µs>}, the send
+ * time, from which the server measures the time before its servlet sees the request (network,
+ * Tomcat's queue); it is meaningful only where the two clocks agree (same host, or synchronised).
  */
 public final class ApacheTransport implements Transport {
   /** Responses of this API are tiny; a bigger one is a defect, not something to buffer. */
@@ -50,6 +49,7 @@ public final class ApacheTransport implements Transport {
   private volatile MultipartBody encoded;
 
   private final CloseableHttpClient client;
+  private final RequestStamps.Shared stamps = new RequestStamps.Shared();
 
   /**
    * @param baseUrl e.g. {@code http://127.0.0.1:8080/albumstore}, without a trailing slash
@@ -95,7 +95,9 @@ public final class ApacheTransport implements Transport {
       http.setEntity(multipart(request.upload()));
     }
     // Last, so that the server's "client send -> servlet in" starts as close to the send as can be.
-    http.setHeader(RequestStart.HEADER, RequestStart.value(Instant.now()));
+    if (stamps.due()) {
+      http.setHeader(RequestStart.HEADER, RequestStamps.now());
+    }
     return client.execute(
         target,
         http,

@@ -44,7 +44,6 @@ import java.net.SocketTimeoutException;
 import java.net.URI;
 import java.nio.channels.ClosedChannelException;
 import java.time.Duration;
-import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
 import java.util.concurrent.CompletableFuture;
@@ -66,8 +65,8 @@ import org.albumstore.common.metrics.RequestStart;
  * back the most recently used one; a connection the server closed is dropped when next taken.
  * Automatic retries are none: {@link RetryingCaller} owns retrying, with the idempotency key.
  *
- * <p>Every attempt carries {@code X-Request-Start: t=<epoch µs>}, stamped when the connection is in
- * hand, just before the write (see {@link ApacheTransport}).
+ * <p>Sampled attempts ({@link RequestStamps}) carry {@code X-Request-Start: t=<epoch µs>}, stamped
+ * when the connection is in hand, just before the write.
  */
 public final class NettyTransport implements AsyncTransport {
   /** Responses of this API are tiny; a bigger one is a defect, not something to buffer. */
@@ -84,6 +83,7 @@ public final class NettyTransport implements AsyncTransport {
   private final Bootstrap bootstrap;
   private final SimpleChannelPool pool;
   private final ResponseHandler responses = new ResponseHandler();
+  private final RequestStamps.Shared pooledStamps = new RequestStamps.Shared();
 
   /** The last album upload encoded, by identity: the workload sends one upload many times. */
   private volatile MultipartBody encoded;
@@ -218,7 +218,9 @@ public final class NettyTransport implements AsyncTransport {
                 TimeUnit.NANOSECONDS);
     ch.attr(EXCHANGE).set(new Exchange(result, timer, lane));
     // Last, so that the server's "client send -> servlet in" starts at the send.
-    http.headers().set(RequestStart.HEADER, RequestStart.value(Instant.now()));
+    if (lane == null ? pooledStamps.due() : RequestStamps.due(lane.attempts++)) {
+      http.headers().set(RequestStart.HEADER, RequestStamps.now());
+    }
     // A failed write reaches the pipeline's exceptionCaught (the void promise's contract), which
     // fails the exchange: no promise and listener per request.
     ch.writeAndFlush(http, ch.voidPromise());
@@ -330,6 +332,7 @@ public final class NettyTransport implements AsyncTransport {
     private final EventLoop loop;
     private Channel channel;
     private boolean busy;
+    private int attempts;
 
     Lane(EventLoop loop) {
       this.loop = loop;

@@ -16,12 +16,19 @@ import java.nio.charset.StandardCharsets;
  *
  * <p>The body has the shape of a {@code POST /albums} answer, so that the load client pointed at
  * {@code .../bench/noop} runs its whole workload against it ({@code POST .../bench/noop/albums},
- * {@code POST .../bench/noop/review/like/noop}) and its own cost can be compared with wrk's.
+ * {@code POST .../bench/noop/review/like/<ALBUM_ID>}) and its own cost can be compared with wrk's.
+ * The ID is a UUID in the form the real server gives, so that the client keeps it the way it keeps
+ * every real one (two longs, see the client's LedgerSegment) rather than down its path for foreign
+ * IDs; bench/wrk/client-mix.lua and the Gatling simulation send the same paths.
  */
 public final class NoopServlet extends HttpServlet {
   public static final String[] PATHS = {"/bench/noop", "/bench/noop/*"};
+
+  /** "noop" in hex, then a version 4 UUID's fixed digits. */
+  public static final String ALBUM_ID = "6e6f6f70-0000-4000-8000-000000000000";
+
   private static final byte[] BODY =
-      "{\"albumID\":\"noop\",\"imageSize\":\"0\"}".getBytes(StandardCharsets.UTF_8);
+      ("{\"albumID\":\"" + ALBUM_ID + "\",\"imageSize\":\"0\"}").getBytes(StandardCharsets.UTF_8);
 
   @Override
   protected void service(HttpServletRequest req, HttpServletResponse resp) throws IOException {

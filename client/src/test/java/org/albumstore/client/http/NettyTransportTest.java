@@ -19,10 +19,13 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.IntStream;
 import org.albumstore.client.stats.RequestObserver;
 import org.albumstore.client.testing.StandInAlbumStore;
 import org.albumstore.common.event.Vote;
+import org.albumstore.common.metrics.RequestStart;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -188,6 +191,34 @@ class NettyTransportTest {
       assertThat(onLaneThread).hasSize(20).containsOnly(true);
       assertThat(connections.get()).isEqualTo(2); // one each, kept alive
       assertThat(a.scheduler()).isNotSameAs(b.scheduler()); // spread over the event loops
+    } finally {
+      jdk.stop(0);
+    }
+  }
+
+  @Test
+  void aLaneStampsItsFirstAttemptAndThenOneInSixteen() throws Exception {
+    List<Boolean> stamped = new java.util.concurrent.CopyOnWriteArrayList<>();
+    HttpServer jdk =
+        HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+    jdk.createContext(
+        "/",
+        ex -> {
+          stamped.add(ex.getRequestHeaders().containsKey(RequestStart.HEADER));
+          ex.sendResponseHeaders(200, -1);
+          ex.close();
+        });
+    jdk.start();
+    try (NettyTransport transport =
+        new NettyTransport(
+            "http://127.0.0.1:" + jdk.getAddress().getPort(), 1, Duration.ofSeconds(5))) {
+      AsyncTransport lane = transport.lane();
+      for (int i = 0; i < 33; i++) {
+        assertThat(lane.sendAsync(ApiRequest.getReview("1")).get(10, TimeUnit.SECONDS).status())
+            .isEqualTo(200);
+      }
+      assertThat(IntStream.range(0, stamped.size()).filter(stamped::get).boxed())
+          .containsExactly(0, 16, 32);
     } finally {
       jdk.stop(0);
     }

@@ -14,7 +14,7 @@
 # median server µs per request and its paired ratio to the first variant; writes
 # $RESULTS/${AB_NAME:-server-cpu-ab}/data.csv. The broker's CPU (beam.smp, the shared
 # RabbitMQ: it includes whatever else uses it meanwhile) and the writes per broker message (the
-# server's albumstore_publish_batch_writes) come beside. AB_WARMUP: seconds of warm-up per variant.
+# server's albumstore_publish_bundle_writes) come beside. AB_WARMUP: seconds of warm-up per variant.
 source "$(dirname "$0")/lib.sh"
 REPS="${1:-4}"; SECS="${2:-10}"; CONNS="${3:-256}"; shift $(($# < 3 ? $# : 3))
 (($# >= 1)) || { echo "usage: $0 REPS SECONDS CONNECTIONS NAME=JAR[,VAR=value...] ..." >&2; exit 2; }
@@ -49,7 +49,7 @@ export SERVER_EXTRA_JAVA_OPTS="${SERVER_EXTRA_JAVA_OPTS:-} -XX:-UseDynamicNumber
 BEAM=$(pgrep -u rabbitmq -x beam.smp | head -1) || { echo "RabbitMQ (beam.smp of user rabbitmq) not found" >&2; exit 1; }
 # "messages writes": the server's broker messages so far and the writes they carried.
 batches() {
-  curl -s -m 5 "$1/metrics" | awk '/^albumstore_publish_batch_writes_count/{c=$2} /^albumstore_publish_batch_writes_sum/{s=$2} END{print c+0, s+0}'
+  curl -s -m 5 "$1/metrics" | awk '/^albumstore_publish_bundle_writes_count/{c=$2} /^albumstore_publish_bundle_writes_sum/{s=$2} END{print c+0, s+0}'
 }
 
 names=(); pids=(); urls=(); queues=()

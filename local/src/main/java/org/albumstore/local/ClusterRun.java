@@ -1,11 +1,9 @@
 package org.albumstore.local;
 
-import com.zaxxer.hikari.HikariDataSource;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -13,19 +11,12 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.UUID;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
-import org.albumstore.client.ClientResult;
-import org.albumstore.client.ClientRun;
 import org.albumstore.client.ClientSettings;
 import org.albumstore.common.config.AmqpSettings;
 import org.albumstore.common.config.AmqpSettings.QueueType;
 import org.albumstore.common.config.CommonSettings;
 import org.albumstore.common.config.DatabaseSettings;
 import org.albumstore.common.config.Env;
-import org.albumstore.common.db.Databases;
-import org.albumstore.common.db.Schema;
 import org.albumstore.consumer.ConsumerMain;
 import org.albumstore.consumer.metrics.MetricsSettings;
 import org.albumstore.embedded.HaProxy;
@@ -34,7 +25,6 @@ import org.albumstore.embedded.RabbitNode;
 import org.albumstore.embedded.Resolved;
 import org.albumstore.embedded.ServiceResolver;
 import org.albumstore.embedded.Source;
-import org.albumstore.local.LocalStack.StoppedException;
 import org.albumstore.server.AlbumStoreServer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -61,7 +51,7 @@ import org.slf4j.LoggerFactory;
  * cannot be made from a node this run does not own. The database is resolved as for the single
  * stack.
  */
-final class ClusterRun implements Launch {
+final class ClusterRun extends LaunchBase {
   private static final Logger log = LoggerFactory.getLogger(ClusterRun.class);
 
   static final int STEPS = 6;
@@ -72,16 +62,6 @@ final class ClusterRun implements Launch {
   /** Longer than a server's drain delay plus its in-flight wait, and a consumer's last batch. */
   static final Duration INSTANCE_STOP_LIMIT = Duration.ofSeconds(30);
 
-  private final LaunchCommand options;
-  private final Env env;
-  private final PrintStream out;
-  private final PrintStream err;
-  private final LocalStack stack;
-  private final CountDownLatch done = new CountDownLatch(1);
-  private final CountDownLatch clientDone = new CountDownLatch(1);
-  private final AtomicBoolean stopStarted = new AtomicBoolean();
-  private volatile ClientRun client;
-  private volatile boolean stopRequested;
   private volatile Started started;
 
   /** What was started, for the client and for tests that break it. */
@@ -101,11 +81,12 @@ final class ClusterRun implements Launch {
   }
 
   ClusterRun(LaunchCommand options, Env env, PrintStream out, PrintStream err) {
-    this.options = options;
-    this.env = env;
-    this.out = out;
-    this.err = err;
-    this.stack = new LocalStack(out);
+    super(options, env, out, err, STEPS);
+  }
+
+  @Override
+  protected String stopOrder() {
+    return "the load client, the consumers, the servers, HAProxy, the brokers";
   }
 
   @Override
@@ -121,7 +102,7 @@ final class ClusterRun implements Launch {
           options.consumers);
       Started s = start();
       started = s;
-      int code = runClient(s);
+      int code = runClientOn(s);
       ok = code == 0;
       return code;
     } catch (Exception e) {
@@ -292,7 +273,7 @@ final class ClusterRun implements Launch {
     return e;
   }
 
-  private int runClient(Started s) {
+  private int runClientOn(Started s) {
     String url =
         options.bypassBalancer
             ? "http://127.0.0.1:" + s.serverPorts().get(0) + CommonSettings.CONTEXT_PATH
@@ -306,19 +287,7 @@ final class ClusterRun implements Launch {
             url + "/metrics",
             null,
             options.clientArgs);
-    out.println("[6/" + STEPS + "] client: " + ClientArguments.display(args));
-    ClientRun run = new ClientRun(env, out, err, args.toArray(String[]::new));
-    client = run; // published before stopRequested is read: see LocalRun.runClient
-    if (stopRequested) {
-      throw new StoppedException("stopped before starting the client");
-    }
-    ClientResult result;
-    try {
-      result = run.execute();
-    } finally {
-      clientDone.countDown();
-    }
-    return result.exitCode();
+    return runClient(args).exitCode();
   }
 
   private static void deleteRecursively(Path dir) {
@@ -326,45 +295,6 @@ final class ClusterRun implements Launch {
       paths.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
     } catch (IOException e) {
       log.debug("could not delete {}: {}", dir, e.toString());
-    }
-  }
-
-  private static void applySchema(DatabaseSettings db) throws SQLException {
-    try (HikariDataSource ds = Databases.pool(db, "albumstore-schema", 1)) {
-      Schema.apply(ds);
-    }
-  }
-
-  private void step(int n, String what, long startNanos) {
-    out.printf(
-        Locale.ROOT,
-        "[%d/%d] %s (%.1f s)%n",
-        n,
-        STEPS,
-        what,
-        (System.nanoTime() - startNanos) / 1e9);
-  }
-
-  /** The Ctrl-C path, as {@link LocalRun#stop}. */
-  @Override
-  public boolean stop(Duration limit) {
-    if (done.getCount() == 0 || !stopStarted.compareAndSet(false, true)) {
-      return done.getCount() == 0;
-    }
-    long deadline = System.nanoTime() + limit.toNanos();
-    stopRequested = true;
-    err.println("stopping: the load client, the consumers, the servers, HAProxy, the brokers");
-    try {
-      ClientRun c = client;
-      if (c != null) {
-        c.stop(Duration.ofNanos(Math.max(0, deadline - System.nanoTime())));
-        clientDone.await(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
-      }
-      stack.close(Duration.ofNanos(Math.max(0, deadline - System.nanoTime())));
-      return done.await(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      return false;
     }
   }
 }

@@ -1,27 +1,18 @@
 package org.albumstore.local;
 
-import com.zaxxer.hikari.HikariDataSource;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
-import java.sql.SQLException;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import org.albumstore.client.ClientResult;
-import org.albumstore.client.ClientRun;
 import org.albumstore.client.ClientSettings;
 import org.albumstore.common.config.AmqpSettings;
 import org.albumstore.common.config.CommonSettings;
 import org.albumstore.common.config.DatabaseSettings;
 import org.albumstore.common.config.Env;
-import org.albumstore.common.db.Databases;
-import org.albumstore.common.db.Schema;
 import org.albumstore.consumer.AlbumStoreConsumer;
 import org.albumstore.consumer.ConsumerSettings;
 import org.albumstore.consumer.metrics.MetricsHttpServer;
@@ -29,7 +20,6 @@ import org.albumstore.consumer.metrics.MetricsSettings;
 import org.albumstore.embedded.Resolved;
 import org.albumstore.embedded.ServiceResolver;
 import org.albumstore.embedded.Source;
-import org.albumstore.local.LocalStack.StoppedException;
 import org.albumstore.server.AlbumStoreServer;
 import org.albumstore.server.ServerSettings;
 import org.slf4j.Logger;
@@ -45,7 +35,7 @@ import org.slf4j.LoggerFactory;
  * asked to end and write its report, the stack is closed, and a part that was still starting is
  * stopped by the main thread the moment it is up ({@link LocalStack}).
  */
-final class LocalRun implements Launch {
+final class LocalRun extends LaunchBase {
   private static final Logger log = LoggerFactory.getLogger(LocalRun.class);
 
   static final int STEPS = 5;
@@ -53,26 +43,13 @@ final class LocalRun implements Launch {
   /** Long enough for a first connection to the broker and the pool's first connection. */
   static final Duration HEALTH_WAIT = Duration.ofSeconds(20);
 
-  private final LaunchCommand options;
-  private final Env env;
-  private final PrintStream out;
-  private final PrintStream err;
-  private final LocalStack stack;
-  private final CountDownLatch done = new CountDownLatch(1);
-  private final CountDownLatch clientDone = new CountDownLatch(1);
-  private volatile boolean stopRequested;
-
-  /** The client run once created; stop() ends it. */
-  private volatile ClientRun client;
-
-  private final AtomicBoolean stopStarted = new AtomicBoolean();
-
   LocalRun(LaunchCommand options, Env env, PrintStream out, PrintStream err) {
-    this.options = options;
-    this.env = env;
-    this.out = out;
-    this.err = err;
-    this.stack = new LocalStack(out);
+    super(options, env, out, err, STEPS);
+  }
+
+  @Override
+  protected String stopOrder() {
+    return "the load client, then the consumer, the server, the broker, the database";
   }
 
   /**
@@ -88,7 +65,7 @@ final class LocalRun implements Launch {
           "Album Store on this machine: database, broker, server, consumer, then the load client."
               + " Ctrl-C stops everything.");
       StartedStack started = start();
-      return runClient(started);
+      return runClientOn(started);
     } catch (Exception e) {
       return LaunchFailure.report(e, out, err, log, "the stack");
     } finally {
@@ -185,14 +162,7 @@ final class LocalRun implements Launch {
     return env.withOverrides(overrides);
   }
 
-  /** The consumer writes into the tables at once; the schema must be there first (idempotent). */
-  private static void applySchema(DatabaseSettings db) throws SQLException {
-    try (HikariDataSource ds = Databases.pool(db, "albumstore-schema", 1)) {
-      Schema.apply(ds);
-    }
-  }
-
-  private int runClient(StartedStack s) {
+  private int runClientOn(StartedStack s) {
     List<String> args =
         ClientArguments.build(
             s.server().baseUrl(),
@@ -202,20 +172,7 @@ final class LocalRun implements Launch {
             s.server().metricsUrl(),
             s.consumerMetricsUrl(),
             options.clientArgs);
-    out.println("[5/" + STEPS + "] client: " + ClientArguments.display(args));
-    // Published before stopRequested is checked, read by stop() after setting it: one of the two
-    // threads sees the other's write (both volatile), so a client is never left running.
-    ClientRun run = new ClientRun(env, out, err, args.toArray(String[]::new));
-    client = run;
-    if (stopRequested) {
-      throw new StoppedException("stopped before starting the client");
-    }
-    ClientResult result;
-    try {
-      result = run.execute();
-    } finally {
-      clientDone.countDown();
-    }
+    ClientResult result = runClient(args);
     List<String> lines = s.reportLines();
     out.println("stack:");
     lines.forEach(l -> out.println("  " + l));
@@ -231,53 +188,5 @@ final class LocalRun implements Launch {
       }
     }
     return result.exitCode();
-  }
-
-  private void step(int n, String what, long startNanos) {
-    out.printf(
-        Locale.ROOT,
-        "[%d/%d] %s (%.1f s)%n",
-        n,
-        STEPS,
-        what,
-        (System.nanoTime() - startNanos) / 1e9);
-  }
-
-  /**
-   * The Ctrl-C path: ends a client run (its report of what ran is still printed), stops the stack,
-   * and waits for the main thread to finish, all within {@code limit}. Only the first call does
-   * this; later ones (the shutdown hook after a handled signal) return at once.
-   *
-   * @return whether the launch has finished
-   */
-  @Override
-  public boolean stop(Duration limit) {
-    if (done.getCount() == 0 || !stopStarted.compareAndSet(false, true)) {
-      return done.getCount() == 0; // finished normally (System.exit runs the hook), or stopping
-    }
-    long deadline = System.nanoTime() + limit.toNanos();
-    stopRequested = true;
-    err.println(
-        "stopping: the load client, then the consumer, the server, the broker, the database");
-    try {
-      ClientRun c = client;
-      if (c != null) {
-        // A run that has not started yet never starts; one in progress writes its report.
-        c.stop(Duration.ofNanos(Math.max(0, remaining(deadline))));
-        clientDone.await(Math.max(0, remaining(deadline)), TimeUnit.NANOSECONDS);
-      }
-      stack.close(Duration.ofNanos(Math.max(0, remaining(deadline))));
-      if (done.await(Math.max(0, remaining(deadline)), TimeUnit.NANOSECONDS)) {
-        return true;
-      }
-      err.println("gave up waiting for the launcher to finish after " + limit.toSeconds() + " s");
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
-    return false;
-  }
-
-  private static long remaining(long deadline) {
-    return deadline - System.nanoTime();
   }
 }

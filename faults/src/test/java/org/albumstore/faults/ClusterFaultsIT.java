@@ -59,7 +59,7 @@ class ClusterFaultsIT {
   private static final Duration DRAIN_DELAY = Duration.ofSeconds(3);
 
   /** How long a node paused by the partition may take to resume once it has healed (C6). */
-  private static final Duration RESUME_LIMIT = Duration.ofSeconds(60);
+  private static final Duration RESUME_LIMIT = Duration.ofSeconds(20);
 
   private static final Logger log = LoggerFactory.getLogger(ClusterFaultsIT.class);
 
@@ -346,13 +346,15 @@ class ClusterFaultsIT {
    * healed; returns how it resumed, for the summary.
    *
    * <p>Why a restart may follow: RabbitMQ 3.10 resumes a paused node by itself once it sees a
-   * majority again, and does here in about 2 s, but not always: a paused node can stay stopped
-   * after the heal (rabbitmq-server#2175, docker-library/rabbitmq#337; seen here once in nine runs
-   * of C6, with the node's listener still closed 90 s after the heal). Our guarantees are not about
-   * that step: they are that the majority carried on and that nothing acknowledged is lost or
-   * counted twice. So a node still stopped after {@link #RESUME_LIMIT} gets what deploy/README.md's
-   * runbook prescribes, a restart, its log is kept in the test output, the summary says so, and
-   * every assertion of the scenario still applies.
+   * majority again, and does here 1.4 to 7 s after the heal, but not always: a paused node can stay
+   * stopped after the heal (rabbitmq-server#2175, docker-library/rabbitmq#337). Seen here in two of
+   * about a dozen runs of C6, both in full CI runs; the node's log then ends with Erlang's global
+   * name server "faking nodedown/nodeup" between the nodes, and the node no longer answers even
+   * {@code rabbitmqctl stop}. Our guarantees are not about that step: they are that the majority
+   * carried on and that nothing acknowledged is lost or counted twice. So a node still stopped
+   * after {@link #RESUME_LIMIT} gets what deploy/README.md's runbook prescribes, a kill and a
+   * restart, its log is kept in the test output, the summary says so, and every assertion of the
+   * scenario still applies.
    */
   private static String resumeAfterHeal(int node) throws Exception {
     try {
@@ -365,7 +367,9 @@ class ClusterFaultsIT {
           paused.nodeName(),
           RESUME_LIMIT,
           paused.logTail());
-      brokers.stop(node);
+      // SIGKILL, not rabbitmqctl stop: a node stuck this way does not answer a stop either (seen:
+      // Erlang's global name server confused by the partition, the stop timing out after 60 s).
+      brokers.kill(node);
       brokers.restart(node);
       long millis = awaitAmqpListener(node, true, Duration.ofSeconds(90));
       return "still paused "

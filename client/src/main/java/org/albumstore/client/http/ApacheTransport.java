@@ -3,6 +3,7 @@ package org.albumstore.client.http;
 import java.io.IOException;
 import java.net.URI;
 import java.time.Duration;
+import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
 import org.albumstore.common.metrics.RequestStart;
@@ -96,7 +97,7 @@ public final class ApacheTransport implements Transport {
     }
     // Last, so that the server's "client send -> servlet in" starts as close to the send as can be.
     if (stamps.due()) {
-      http.setHeader(RequestStart.HEADER, RequestStamps.now());
+      http.setHeader(RequestStart.HEADER, RequestStart.value(Instant.now()));
     }
     return client.execute(
         target,

@@ -44,6 +44,7 @@ import java.net.SocketTimeoutException;
 import java.net.URI;
 import java.nio.channels.ClosedChannelException;
 import java.time.Duration;
+import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
 import java.util.concurrent.CompletableFuture;
@@ -219,7 +220,7 @@ public final class NettyTransport implements AsyncTransport {
     ch.attr(EXCHANGE).set(new Exchange(result, timer, lane));
     // Last, so that the server's "client send -> servlet in" starts at the send.
     if (lane == null ? pooledStamps.due() : RequestStamps.due(lane.attempts++)) {
-      http.headers().set(RequestStart.HEADER, RequestStamps.now());
+      http.headers().set(RequestStart.HEADER, RequestStart.value(Instant.now()));
     }
     // A failed write reaches the pipeline's exceptionCaught (the void promise's contract), which
     // fails the exchange: no promise and listener per request.

@@ -1,11 +1,10 @@
 package org.albumstore.client.http;
 
-import java.time.Instant;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.albumstore.common.metrics.RequestStart;
 
 /**
- * Which attempts carry {@code X-Request-Start}: the first and then one in {@value #EVERY} of each
+ * Which attempts carry {@code X-Request-Start} ({@link
+ * org.albumstore.common.metrics.RequestStart}): the first and then one in {@value #EVERY} of each
  * sender (a Netty lane, the shared pool, the classic transport).
  *
  * <p>Why not every attempt: the header is the server's cost, not the client's. The server parses it
@@ -23,11 +22,6 @@ final class RequestStamps {
   /** Whether attempt {@code n} (0-based, of one sender) carries the header. */
   static boolean due(int n) {
     return Integer.remainderUnsigned(n, EVERY) == 0;
-  }
-
-  /** The header's value for an attempt sent now. */
-  static String now() {
-    return RequestStart.value(Instant.now());
   }
 
   /** A counter of attempts for a sender used by several threads. */

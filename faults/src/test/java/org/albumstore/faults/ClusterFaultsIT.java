@@ -2,6 +2,7 @@ package org.albumstore.faults;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.URI;
@@ -103,9 +104,7 @@ class ClusterFaultsIT {
   void scenario3_aServerKilledMidRunCostsRetriesOnTheOtherServerAndNothingIsCountedTwice()
       throws Exception {
     try (World w = new World("s3-server-kill")) {
-      w.startServers();
-      w.startConsumer();
-      w.startConsumer();
+      w.start(2);
       WriteLoad load = w.load();
       try {
         load.awaitAcked(load.plannedWrites() / 3, Duration.ofSeconds(60));
@@ -127,8 +126,7 @@ class ClusterFaultsIT {
   @Test
   void scenario4_aRollingRestartOfTheServersFailsNoRequest() throws Exception {
     try (World w = new World("s4-server-rolling")) {
-      w.startServers();
-      w.startConsumer();
+      w.start(1);
       WriteLoad load = w.load();
       try {
         load.awaitAcked(load.plannedWrites() / 5, Duration.ofSeconds(60));
@@ -159,10 +157,8 @@ class ClusterFaultsIT {
   void scenario5_aConsumerKilledAndAnotherAddedMidRunLoseNothingAndCountNothingTwice()
       throws Exception {
     try (World w = new World("s5-consumer-kill-add")) {
-      w.startServers();
       // Long batch waits: the killed consumer holds deliveries it has not acknowledged.
-      ConsumerProcess first = w.startConsumer("--batch-wait-ms", "200");
-      w.startConsumer("--batch-wait-ms", "200");
+      ConsumerProcess first = w.start(2, "--batch-wait-ms", "200").get(0);
       WriteLoad load = w.load();
       try {
         load.awaitAcked(load.plannedWrites() / 3, Duration.ofSeconds(60));
@@ -187,9 +183,7 @@ class ClusterFaultsIT {
   void scenario1_theQuorumLeadersNodeKilledMidRunAndBackLosesNothingAndCountsNothingTwice()
       throws Exception {
     try (World w = new World("s1-leader-kill")) {
-      w.startServers();
-      w.startConsumer();
-      w.startConsumer();
+      w.start(2);
       WriteLoad load = w.load();
       try {
         load.awaitAcked(load.plannedWrites() / 4, Duration.ofSeconds(60));
@@ -227,9 +221,7 @@ class ClusterFaultsIT {
   void scenario2_aRollingRestartOfTheThreeBrokerNodesLosesNothingAndCountsNothingTwice()
       throws Exception {
     try (World w = new World("s2-broker-rolling")) {
-      w.startServers();
-      w.startConsumer();
-      w.startConsumer();
+      w.start(2);
       // Paced to outlast three node restarts (about ten seconds each here).
       WriteLoad load = w.load(60, 700);
       try {
@@ -269,9 +261,7 @@ class ClusterFaultsIT {
                 + why.orElse(""),
             "scenario C6 (a network partition between broker nodes)");
     try (World w = new World("s6-partition")) {
-      w.startServers();
-      w.startConsumer();
-      w.startConsumer();
+      w.start(2);
       // Paced to outlast noticing the partition (net_ticktime), the pause and the rejoin.
       WriteLoad load = w.load(60, 700);
       try {
@@ -456,11 +446,24 @@ class ClusterFaultsIT {
       return "http://127.0.0.1:" + balancer.httpPort() + "/albumstore";
     }
 
-    void startServers() throws Exception {
+    /**
+     * The servers and {@code consumerCount} consumers, launched side by side and awaited together:
+     * JVM start-up is most of each one's start, and one after another they cost every scenario
+     * seconds.
+     */
+    List<ConsumerProcess> start(int consumerCount, String... consumerArgs) throws Exception {
       for (int i = 0; i < SERVERS; i++) {
         servers.add(startServer(i));
       }
+      List<ConsumerProcess> started = new ArrayList<>();
+      for (int i = 0; i < consumerCount; i++) {
+        started.add(launchConsumer(consumerArgs));
+      }
+      for (ConsumerProcess c : started) {
+        c.awaitConsuming(amqp);
+      }
       awaitInRotation();
+      return started;
     }
 
     private ServerProcess startServer(int i) throws Exception {
@@ -506,10 +509,16 @@ class ClusterFaultsIT {
     }
 
     ConsumerProcess startConsumer(String... extraArgs) throws Exception {
+      ConsumerProcess p = launchConsumer(extraArgs);
+      p.awaitConsuming(amqp);
+      return p;
+    }
+
+    private ConsumerProcess launchConsumer(String... extraArgs) throws IOException {
       List<String> args = new ArrayList<>(List.of("--metrics-port", "-1")); // several at once
       args.addAll(List.of(extraArgs));
       ConsumerProcess p =
-          ConsumerProcess.start(
+          ConsumerProcess.launch(
               name + "-consumer-" + (consumers.size() + 1),
               amqp,
               db,

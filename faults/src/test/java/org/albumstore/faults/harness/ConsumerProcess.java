@@ -55,8 +55,13 @@ public final class ConsumerProcess implements AutoCloseable {
       String... extraArgs)
       throws IOException, InterruptedException {
     ConsumerProcess p = launch(name, amqp, db, extraEnv, extraArgs);
-    p.awaitLogLine("consuming " + amqp.queue() + " with", READY_TIMEOUT);
+    p.awaitConsuming(amqp);
     return p;
+  }
+
+  /** Returns once a {@link #launch launched} consumer consumes {@code amqp}'s queue. */
+  public void awaitConsuming(AmqpSettings amqp) throws IOException, InterruptedException {
+    awaitLogLine("consuming " + amqp.queue() + " with", READY_TIMEOUT);
   }
 
   /** Starts the process without waiting for it to consume (for tests of failed starts). */

@@ -2,7 +2,8 @@
 # What the client's extra headers cost the server: wrk sends the client's request mix
 # (bench/wrk/client-mix.lua) to the do-nothing endpoint of one server, interleaved, with
 #   none          wrk's plain requests,
-#   client        + Accept, User-Agent and an Idempotency-Key, as the client sends them,
+#   key           + an Idempotency-Key on every write, as the client sends it,
+#   client        + Accept and User-Agent too (what the client also sent until 2026-11-24),
 #   client-start  + X-Request-Start too (the send time the server's "client send -> servlet in"
 #                 stage is read from),
 # and records the server's CPU time (utime + stime of its process) per request of each run.
@@ -36,13 +37,13 @@ run() {
 }
 
 log "warm-up: 10 s of each variant"
-for v in none client client-start; do BENCH_HEADERS=$v run_wrk "$CONNS" 10 "$URL" client-mix >/dev/null; done
+VARIANTS=(none key client client-start)
+for v in "${VARIANTS[@]}"; do BENCH_HEADERS=$v run_wrk "$CONNS" 10 "$URL" client-mix >/dev/null; done
 
 echo "variant,rep,rps,server_cpu_us_per_request,load1" >"$OUT/data.csv"
-VARIANTS=(none client client-start)
 for ((rep = 1; rep <= REPS; rep++)); do
-  for ((k = 0; k < 3; k++)); do
-    v=${VARIANTS[$(((k + rep) % 3))]}  # a different order each rep
+  for ((k = 0; k < ${#VARIANTS[@]}; k++)); do
+    v=${VARIANTS[$(((k + rep) % ${#VARIANTS[@]}))]}  # a different order each rep
     load1=$(cut -d' ' -f1 /proc/loadavg)
     read -r rps cpu <<<"$(run "$v")"
     echo "$v,$rep,$rps,$cpu,$load1" >>"$OUT/data.csv"
@@ -54,7 +55,7 @@ import csv, statistics, sys
 rows = list(csv.DictReader(open(sys.argv[1])))
 print("| variant | runs | req/s (median) | server CPU µs/request (median, min-max) |")
 print("|---|---|---|---|")
-for v in ("none", "client", "client-start"):
+for v in ("none", "key", "client", "client-start"):
     r = [x for x in rows if x["variant"] == v]
     cpu = [float(x["server_cpu_us_per_request"]) for x in r]
     rps = [float(x["rps"]) for x in r]

@@ -15,10 +15,11 @@ local album_body = "--" .. boundary .. "\r\n" ..
   "Content-Type: application/json\r\n\r\n" ..
   '{"artist":"Sex Pistols","title":"Never Mind The Bollocks!","year":"1977"}\r\n' ..
   "--" .. boundary .. "--\r\n"
--- BENCH_HEADERS adds the headers the client sends beside the request's own (for an A/B of what
--- they cost the server): "client" = Accept, User-Agent and an Idempotency-Key; "client-start" =
--- those and X-Request-Start (a fixed plausible send time in µs: the server parses it the same).
--- Default "none": wrk's request as it always was.
+-- BENCH_HEADERS adds headers beside the request's own (for an A/B of what they cost the server):
+-- "key" = an Idempotency-Key on every write, as the client sends it; "client" = that, Accept and
+-- User-Agent (what the client sent until 2026-11-24); "client-start" = those and X-Request-Start (a
+-- fixed plausible send time in µs: the server parses it the same). Default "none": wrk's request
+-- as it always was.
 local extra = os.getenv("BENCH_HEADERS") or "none"
 local start = string.format("t=%d", os.time() * 1000000)
 local n = 0
@@ -28,6 +29,8 @@ local function headers(base)
   if extra == "client" or extra == "client-start" then
     h["Accept"] = "application/json"
     h["User-Agent"] = "albumstore-client"
+  end
+  if extra ~= "none" then
     h["Idempotency-Key"] = string.format("20261124-121511-d8fb6888-t%d-%d-l1", n % 256, n)
   end
   if extra == "client-start" then

@@ -327,6 +327,165 @@ class NettyTransportTest {
     }
   }
 
+  /**
+   * Each attempt on a lane has its own deadline: an answer that comes after an earlier attempt's
+   * deadline is not failed by that attempt's timer, and a later attempt still times out, no sooner
+   * than its own deadline.
+   */
+  @Test
+  void aLaneTimesOutEachAttemptAtItsOwnDeadline() throws Exception {
+    Duration timeout = Duration.ofMillis(400);
+    try (ScriptedServer server =
+            new ScriptedServer(
+                List.of(
+                    new ScriptedServer.Answer(0, ok("{}")),
+                    // Sent 200 ms after the first, answered 300 ms later: past the first's
+                    // deadline.
+                    new ScriptedServer.Answer(300, ok("{\"n\":2}")),
+                    ScriptedServer.Answer.NEVER));
+        NettyTransport transport = new NettyTransport(server.url(), 1, timeout)) {
+      AsyncTransport lane = transport.lane();
+      assertThat(lane.send(ApiRequest.getReview("1")).status()).isEqualTo(200);
+      Thread.sleep(200);
+      ApiResponse second = lane.send(ApiRequest.getReview("1"));
+      assertThat(new String(second.body(), StandardCharsets.UTF_8)).isEqualTo("{\"n\":2}");
+
+      long sent = System.nanoTime();
+      assertThatThrownBy(() -> lane.send(ApiRequest.getReview("1")))
+          .isInstanceOf(SocketTimeoutException.class);
+      assertThat(Duration.ofNanos(System.nanoTime() - sent)).isGreaterThanOrEqualTo(timeout);
+    }
+  }
+
+  /** A body in chunks is read whole, and the connection stays in step for the next request. */
+  @Test
+  void aChunkedAnswerIsReadWhole() throws Exception {
+    String chunked =
+        "HTTP/1.1 503 Service Unavailable\r\nRetry-After: 2\r\n"
+            + "Transfer-Encoding: chunked\r\n\r\n"
+            + "7\r\n{\"msg\":\r\n8\r\n\"busy\"}\n\r\n0\r\n\r\n";
+    try (ScriptedServer server =
+            new ScriptedServer(
+                List.of(
+                    new ScriptedServer.Answer(0, chunked), new ScriptedServer.Answer(0, ok(""))));
+        NettyTransport transport = new NettyTransport(server.url(), 1, Duration.ofSeconds(5))) {
+      AsyncTransport lane = transport.lane();
+      ApiResponse r = lane.send(ApiRequest.getReview("1"));
+      assertThat(r.status()).isEqualTo(503);
+      assertThat(r.retryAfter()).isEqualTo(Duration.ofSeconds(2));
+      assertThat(new String(r.body(), StandardCharsets.UTF_8)).isEqualTo("{\"msg\":\"busy\"}\n");
+      ApiResponse next = lane.send(ApiRequest.getReview("1")); // same connection, in step
+      assertThat(next.status()).isEqualTo(200);
+      assertThat(next.body()).isEmpty();
+      assertThat(server.connections()).isEqualTo(1);
+    }
+  }
+
+  @Test
+  void anAnswerTooLargeToBeThisApisIsAnIoError() throws Exception {
+    String huge = "x".repeat((1 << 20) + 1);
+    try (ScriptedServer server =
+            new ScriptedServer(List.of(new ScriptedServer.Answer(0, ok(huge))));
+        NettyTransport transport = new NettyTransport(server.url(), 1, Duration.ofSeconds(5))) {
+      assertThatThrownBy(() -> transport.lane().send(ApiRequest.getReview("1")))
+          .isInstanceOf(IOException.class)
+          .hasMessageContaining("too large");
+    }
+  }
+
+  private static String ok(String body) {
+    return "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: "
+        + body.length()
+        + "\r\n\r\n"
+        + body;
+  }
+
+  /**
+   * A raw HTTP/1.1 peer that answers the n-th request it reads (on any connection) with the n-th
+   * scripted answer, after its delay; {@link Answer#NEVER} reads the request and says nothing.
+   */
+  private static final class ScriptedServer implements AutoCloseable {
+    record Answer(long delayMillis, String raw) {
+      static final Answer NEVER = new Answer(0, null);
+    }
+
+    private final ServerSocket listener;
+    private final List<Answer> script;
+    private final AtomicInteger requests = new AtomicInteger();
+    private final AtomicInteger connections = new AtomicInteger();
+    private final List<Socket> open = new java.util.concurrent.CopyOnWriteArrayList<>();
+
+    ScriptedServer(List<Answer> script) throws IOException {
+      this.script = script;
+      this.listener = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
+      Thread t = new Thread(this::accept, "scripted-server");
+      t.setDaemon(true);
+      t.start();
+    }
+
+    String url() {
+      return "http://127.0.0.1:" + listener.getLocalPort();
+    }
+
+    int connections() {
+      return connections.get();
+    }
+
+    private void accept() {
+      try {
+        while (true) {
+          Socket s = listener.accept();
+          connections.incrementAndGet();
+          open.add(s);
+          Thread t = new Thread(() -> serve(s), "scripted-connection");
+          t.setDaemon(true);
+          t.start();
+        }
+      } catch (IOException closed) {
+        // close()
+      }
+    }
+
+    private void serve(Socket s) {
+      try (s) {
+        InputStream in = s.getInputStream();
+        while (readRequestHead(in)) {
+          int n = requests.getAndIncrement();
+          Answer a = n < script.size() ? script.get(n) : Answer.NEVER;
+          if (a.raw() == null) {
+            continue; // read, never answered
+          }
+          Thread.sleep(a.delayMillis());
+          s.getOutputStream().write(a.raw().getBytes(StandardCharsets.ISO_8859_1));
+          s.getOutputStream().flush();
+        }
+      } catch (IOException | InterruptedException gone) {
+        // the client closed, or close()
+      }
+    }
+
+    /** Reads up to the blank line that ends a request without a body; false at end of stream. */
+    private static boolean readRequestHead(InputStream in) throws IOException {
+      int matched = 0;
+      int b;
+      while ((b = in.read()) != -1) {
+        matched = (b == "\r\n\r\n".charAt(matched)) ? matched + 1 : (b == '\r' ? 1 : 0);
+        if (matched == 4) {
+          return true;
+        }
+      }
+      return false;
+    }
+
+    @Override
+    public void close() throws IOException {
+      listener.close();
+      for (Socket s : open) {
+        s.close();
+      }
+    }
+  }
+
   @Test
   void noServerIsAConnectError() throws Exception {
     int freePort;

@@ -17,7 +17,6 @@ import org.albumstore.common.config.AmqpSettings;
 import org.albumstore.common.config.DatabaseSettings;
 import org.albumstore.common.event.Vote;
 import org.albumstore.common.testing.Bundles;
-import org.albumstore.common.testing.TcpProxy;
 import org.albumstore.consumer.metrics.MetricsSettings;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -38,15 +37,11 @@ class ConsumerHealthIT {
       HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
   private Fixture f;
   private AlbumStoreConsumer consumer;
-  private TcpProxy proxy;
 
   @AfterEach
   void tearDown() throws Exception {
     if (consumer != null) {
       consumer.close();
-    }
-    if (proxy != null) {
-      proxy.close();
     }
     if (f != null) {
       f.close();
@@ -87,12 +82,11 @@ class ConsumerHealthIT {
   @Test
   void readyWhileRunningAndNotReadyWhileTheDatabaseIsCutOff(TestInfo info) throws Exception {
     f = Fixture.create(info.getTestMethod().orElseThrow().getName());
-    proxy = TcpProxy.start(host(f.db), port(f.db));
-    consumer = start(f.amqp, viaProxy(f.db, proxy.port()));
+    consumer = start(f.amqp, f.databaseThroughProxy());
     awaitReady();
     assertLive();
 
-    proxy.cut();
+    f.proxy().cut();
     await(
         "database DOWN",
         WAIT,
@@ -106,24 +100,17 @@ class ConsumerHealthIT {
             "{\"status\":\"DOWN\",\"broker\":\"UP\",\"database\":\"DOWN\",\"consuming\":\"UP\"}");
     assertLive(); // an outage is waited out, not a reason to restart
 
-    proxy.restore();
+    f.proxy().restore();
     awaitReady();
   }
 
   @Test
   void notReadyWhileTheBrokerIsCutOff(TestInfo info) throws Exception {
     f = Fixture.create(info.getTestMethod().orElseThrow().getName());
-    URI broker = URI.create(f.amqp.uri());
-    proxy = TcpProxy.start(broker.getHost(), broker.getPort());
-    AmqpSettings viaProxy =
-        new AmqpSettings(
-            f.amqp.uri().replace(":" + broker.getPort() + "/", ":" + proxy.port() + "/"),
-            f.amqp.queue(),
-            f.amqp.queueType());
-    consumer = start(viaProxy, f.db);
+    consumer = start(f.brokerThroughProxy(), f.db);
     awaitReady();
 
-    proxy.cut();
+    f.proxy().cut();
     await(
         "broker DOWN",
         WAIT,
@@ -133,7 +120,8 @@ class ConsumerHealthIT {
         });
     assertLive();
 
-    proxy.restore(); // amqp-client's automatic recovery reconnects and re-registers the consumer
+    f.proxy()
+        .restore(); // amqp-client's automatic recovery reconnects and re-registers the consumer
     awaitReady();
     f.publish(Bundles.reviews(List.of(review(f.album(1), Vote.LIKE))));
     await("applied after recovery", WAIT, () -> f.totalReviews() == 1);
@@ -177,20 +165,5 @@ class ConsumerHealthIT {
     stopping.get();
     assertThat(f.totalReviews()).isEqualTo(2); // the batch in hand was finished, not dropped
     assertThat(consumer.counters().messagesApplied()).isEqualTo(2);
-  }
-
-  private static String host(DatabaseSettings db) {
-    return URI.create(db.jdbcUrl().substring("jdbc:".length())).getHost();
-  }
-
-  private static int port(DatabaseSettings db) {
-    return URI.create(db.jdbcUrl().substring("jdbc:".length())).getPort();
-  }
-
-  private static DatabaseSettings viaProxy(DatabaseSettings db, int proxyPort) {
-    return new DatabaseSettings(
-        db.jdbcUrl().replace(":" + port(db) + "/", ":" + proxyPort + "/"),
-        db.user(),
-        db.password());
   }
 }

@@ -4,16 +4,13 @@ import static org.albumstore.consumer.Fixture.await;
 import static org.albumstore.consumer.Fixture.review;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import org.albumstore.common.config.AmqpSettings;
-import org.albumstore.common.config.DatabaseSettings;
 import org.albumstore.common.event.Vote;
 import org.albumstore.common.event.WriteBundle;
 import org.albumstore.common.testing.Bundles;
-import org.albumstore.common.testing.TcpProxy;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInfo;
@@ -27,15 +24,11 @@ class ConsumerOutageIT {
 
   private Fixture f;
   private AlbumStoreConsumer consumer;
-  private TcpProxy proxy;
 
   @AfterEach
   void tearDown() throws Exception {
     if (consumer != null) {
       consumer.close();
-    }
-    if (proxy != null) {
-      proxy.close();
     }
     if (f != null) {
       f.close();
@@ -54,25 +47,19 @@ class ConsumerOutageIT {
   void whileTheDatabaseIsDownNothingIsAcknowledgedAndEverythingIsAppliedOnceItIsBack(TestInfo info)
       throws Exception {
     f = Fixture.create(info.getTestMethod().orElseThrow().getName());
-    URI pg = URI.create(f.db.jdbcUrl().substring("jdbc:".length()));
-    proxy = TcpProxy.start(pg.getHost(), pg.getPort());
-    DatabaseSettings viaProxy =
-        new DatabaseSettings(
-            f.db.jdbcUrl().replace(":" + pg.getPort() + "/", ":" + proxy.port() + "/"),
-            f.db.user(),
-            f.db.password());
-    consumer = AlbumStoreConsumer.start(Fixture.settings(1, 2, 100, 50), f.amqp, viaProxy);
+    consumer =
+        AlbumStoreConsumer.start(Fixture.settings(1, 2, 100, 50), f.amqp, f.databaseThroughProxy());
 
     f.publishAll(singleLikes(200, 5));
     await("first 200 applied", WAIT, () -> f.totalReviews() == 200);
 
-    proxy.cut();
+    f.proxy().cut();
     f.publishAll(singleLikes(300, 5));
     Thread.sleep(2_000); // several failed attempts and back-offs
     assertThat(consumer.counters().messagesApplied()).isEqualTo(200);
     assertThat(f.totalReviews()).isEqualTo(200);
 
-    proxy.restore();
+    f.proxy().restore();
     await("all 500 applied", WAIT, () -> f.totalReviews() == 500);
     await("queue drained", WAIT, () -> f.ready() == 0);
     for (int album = 0; album < 5; album++) {
@@ -85,19 +72,13 @@ class ConsumerOutageIT {
   void afterABrokerConnectionLossTheConsumerRecoversAndRedeliveriesChangeNothing(TestInfo info)
       throws Exception {
     f = Fixture.create(info.getTestMethod().orElseThrow().getName());
-    URI broker = URI.create(f.amqp.uri());
-    proxy = TcpProxy.start(broker.getHost(), broker.getPort());
-    AmqpSettings viaProxy =
-        new AmqpSettings(
-            f.amqp.uri().replace(":" + broker.getPort() + "/", ":" + proxy.port() + "/"),
-            f.amqp.queue(),
-            f.amqp.queueType());
+    AmqpSettings viaProxy = f.brokerThroughProxy();
     f.publishAll(singleLikes(3_000, 10));
 
     // Small batches and a full prefetch: when the cut comes, each channel has deliveries in hand.
     consumer = AlbumStoreConsumer.start(Fixture.settings(1, 2, 100, 25), viaProxy, f.db);
     await("some applied", WAIT, () -> consumer.counters().messagesApplied() >= 300);
-    proxy.dropConnections(); // abrupt loss; amqp-client recovers within about a second
+    f.proxy().dropConnections(); // abrupt loss; amqp-client recovers within about a second
 
     await("all 3000 applied", WAIT, () -> f.totalReviews() == 3_000);
     await("queue drained", WAIT, () -> f.ready() == 0);

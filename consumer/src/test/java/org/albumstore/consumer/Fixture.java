@@ -6,6 +6,8 @@ import com.rabbitmq.client.AMQP;
 import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.Connection;
 import com.zaxxer.hikari.HikariDataSource;
+import java.io.IOException;
+import java.net.URI;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -22,6 +24,7 @@ import org.albumstore.common.event.Review;
 import org.albumstore.common.event.Vote;
 import org.albumstore.common.event.WriteBundle;
 import org.albumstore.common.testing.Bundles;
+import org.albumstore.common.testing.TcpProxy;
 import org.albumstore.common.testing.TestServices;
 
 /**
@@ -36,6 +39,7 @@ final class Fixture implements AutoCloseable {
   private final Connection connection;
   private final Channel publisher;
   private final HikariDataSource reads;
+  private TcpProxy proxy;
 
   private Fixture(AmqpSettings amqp, DatabaseSettings db) throws Exception {
     this.amqp = amqp;
@@ -158,6 +162,34 @@ final class Fixture implements AutoCloseable {
     boolean holds() throws Exception;
   }
 
+  /**
+   * The database's settings through a TCP proxy of this fixture's ({@link #proxy()}), to stage an
+   * outage between the consumer and the real database; the proxy closes with the fixture.
+   */
+  DatabaseSettings databaseThroughProxy() throws IOException {
+    URI pg = URI.create(db.jdbcUrl().substring("jdbc:".length()));
+    proxy = TcpProxy.start(pg.getHost(), pg.getPort());
+    return new DatabaseSettings(
+        db.jdbcUrl().replace(":" + pg.getPort() + "/", ":" + proxy.port() + "/"),
+        db.user(),
+        db.password());
+  }
+
+  /** As {@link #databaseThroughProxy()}, for the broker: this fixture's queue through a proxy. */
+  AmqpSettings brokerThroughProxy() throws IOException {
+    URI broker = URI.create(amqp.uri());
+    proxy = TcpProxy.start(broker.getHost(), broker.getPort());
+    return new AmqpSettings(
+        amqp.uri().replace(":" + broker.getPort() + "/", ":" + proxy.port() + "/"),
+        amqp.queue(),
+        amqp.queueType());
+  }
+
+  /** The proxy of {@link #databaseThroughProxy()} or {@link #brokerThroughProxy()}. */
+  TcpProxy proxy() {
+    return proxy;
+  }
+
   /** Polls until {@code check} holds; fails the test after {@code timeout}. */
   static void await(String what, Duration timeout, Check check) throws Exception {
     long deadline = System.nanoTime() + timeout.toNanos();
@@ -172,6 +204,9 @@ final class Fixture implements AutoCloseable {
   @Override
   public void close() throws Exception {
     try {
+      if (proxy != null) {
+        proxy.close();
+      }
       publisher.close();
       connection.close(5_000);
       TestServices.deleteTopology(amqp);

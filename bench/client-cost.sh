@@ -143,7 +143,7 @@ run_wrk_window() {
 # run_gatling TAG -> "rps cpu_us server_us p50 p99 max rss_peak_mb rss_end_mb": THREADS users for
 # LOAD_SECS seconds; p50/p99/max (whole ms) from Gatling's closing console summary ("Global Information").
 run_gatling() {
-  local tag="$1" rps cpu peak last
+  local tag="$1" rps cpu srv peak last
   # shellcheck disable=SC2086
   read -r rps cpu srv peak last <<<"$(measure "$tag" java $CLIENT_JAVA_OPTS $GATLING_JAVA_OPTS -DbaseUrl="$URL" -DalbumId="$BENCH_ALBUM_ID" -Dheaders="$HEADERS" \
     -Dusers="$THREADS" -Dseconds="$LOAD_SECS" -cp "$GATLING_DIR/target/classes:$GATLING_DIR/target/lib/*" \

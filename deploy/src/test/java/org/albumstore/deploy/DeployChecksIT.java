@@ -154,7 +154,9 @@ class DeployChecksIT {
    * A combination the template forbids fails before anything is created: CloudFormation checks
    * AllowedValues, AllowedPattern and Rules first. Offline, cfn-lint checks the AllowedValues
    * (E2900) and the resource schemas (W1030), and this project's rules (aws/cfn-lint-rules) the
-   * Rules (E9101) and AllowedPattern (E9102).
+   * Rules (E9101) and AllowedPattern (E9102). The combination goes in as check.sh passes its own, a
+   * deployment file (the template and its parameters), so this also proves that check.sh's
+   * combinations are checked with their values.
    */
   @ParameterizedTest(name = "{0}")
   @CsvSource(
@@ -171,17 +173,24 @@ class DeployChecksIT {
         "BrokerInstanceType=mq.m5.xlarge | E2900 'mq.m5.xlarge' is not one of",
         "BrokerEngineVersion=3.12 | E2900 '3.12' is not one of"
       })
-  void cfnLintRejectsACombinationTheTemplateForbids(String values, String finding)
-      throws Exception {
+  void cfnLintRejectsACombinationTheTemplateForbids(
+      String values, String finding, @TempDir Path dir) throws Exception {
     Map<String, String> env = Scripts.cleanEnvironment();
     ExternalTools.of(env).require("cfn-lint", "the proof that forbidden parameters are rejected");
-    List<String> args = new ArrayList<>(List.of("--append-rules", RULES.toString()));
-    args.add("--parameters");
-    args.addAll(List.of("AllowedCidr=203.0.113.7/32", "ArtifactBucket=albumstore-artifacts"));
-    args.addAll(List.of(values.split(" ")));
-    args.addAll(List.of("--", TEMPLATE.toString()));
+    List<String> deployment = new ArrayList<>();
+    deployment.add("template-file-path: " + TEMPLATE.toAbsolutePath());
+    deployment.add("parameters:");
+    List<String> given = new ArrayList<>(List.of("AllowedCidr=203.0.113.7/32"));
+    given.add("ArtifactBucket=albumstore-artifacts");
+    given.addAll(List.of(values.split(" ")));
+    for (String value : given) {
+      String[] nameAndValue = value.split("=", 2);
+      deployment.add("  " + nameAndValue[0] + ": '" + nameAndValue[1] + "'");
+    }
+    Path file = Files.write(dir.resolve("deployment.yaml"), deployment);
 
-    Scripts.Result r = cfnLint(env, args.toArray(String[]::new));
+    Scripts.Result r =
+        cfnLint(env, "--append-rules", RULES.toString(), "--deployment-files", file.toString());
 
     assertThat(r.exitCode()).as(r.output()).isNotZero();
     assertThat(r.output()).contains(finding);

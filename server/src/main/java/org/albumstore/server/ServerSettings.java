@@ -66,7 +66,9 @@ public record ServerSettings(
   public static final Setting<Integer> PUBLISH_CHANNELS =
       Setting.integer("ALBUMSTORE_PUBLISH_CHANNELS", 4, 1, 64)
           .withFlag("--publish-channels", "N")
-          .withHelp("Publisher threads, one confirm-mode channel each");
+          .withHelp(
+              "Publisher threads, one confirm-mode channel each: the most messages in flight (a"
+                  + " second goes only while a full bundle waits)");
 
   /**
    * A bundle is one broker message of many writes ("batch" is the consumer's transaction); the

@@ -22,7 +22,8 @@ import org.albumstore.server.publish.PublishObserver;
  *   <li>{@code validate}: servlet in → handed to the publisher (reading the body, parsing,
  *       validating);
  *   <li>{@code channel_wait}: waiting in the publish queue for a publisher thread and its channel
- *       (the channel pool's "borrow" time);
+ *       (the channel pool's "borrow" time), including the wait for the bundle before it to be
+ *       confirmed (one in flight unless a full bundle waits: {@code publish/Bundler});
  *   <li>{@code confirm}: the bundle starts → the broker's confirm (encode, publish, wait);
  *   <li>{@code respond}: confirm → this write's response handed to Tomcat (the writes of one
  *       message are answered in turn, so this grows with the bundle);

@@ -24,12 +24,14 @@ import org.slf4j.LoggerFactory;
  * piling up requests whose clients time out anyway. For the same reason a write is refused at once
  * while the broker blocks publishing (a memory or disk alarm, {@link BrokerConnector#isBlocked}). A
  * fixed set of publisher threads, each owning one channel, drains the queue: a bounded pool of
- * channels, never one per request and never one shared by two publishers.
+ * channels, never one per request and never one shared by two publishers. The {@link Bundler}
+ * decides how many of them have a message in flight: one, unless full bundles are waiting.
  */
 public final class ConfirmedPublisher implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(ConfirmedPublisher.class);
 
   private final BlockingQueue<PendingWrite> queue;
+  private final Bundler bundler;
   private final BrokerConnector broker;
   private final List<Thread> threads = new ArrayList<>();
   private final AtomicBoolean shedding = new AtomicBoolean();
@@ -43,18 +45,12 @@ public final class ConfirmedPublisher implements AutoCloseable {
    */
   public ConfirmedPublisher(BrokerConnector broker, PublisherLimits s, PublishObserver observer) {
     this.queue = new LinkedBlockingQueue<>(s.queueMax());
+    this.bundler = new Bundler(queue, s.bundleMax(), s.bundleBytes());
     this.broker = broker;
     for (int i = 0; i < s.channels(); i++) {
       String name = "albumstore-publisher-" + i;
       PublisherWorker worker =
-          new PublisherWorker(
-              name,
-              queue,
-              broker,
-              new BundleGrouper(s.bundleMax(), s.bundleBytes()),
-              s.confirmTimeoutMs(),
-              this,
-              observer);
+          new PublisherWorker(name, bundler, broker, s.confirmTimeoutMs(), this, observer);
       Thread t = new Thread(worker, name);
       t.setDaemon(true); // close() stops them; daemon only so a forgotten close cannot hang a JVM
       threads.add(t);
@@ -102,7 +98,7 @@ public final class ConfirmedPublisher implements AutoCloseable {
     return threads.size();
   }
 
-  /** Publisher threads busy with a bundle: publishing it, awaiting its confirm, answering it. */
+  /** Publisher threads busy with a bundle: publishing it or awaiting its confirm. */
   public int channelsInUse() {
     return channelsInUse.get();
   }
@@ -146,11 +142,10 @@ public final class ConfirmedPublisher implements AutoCloseable {
         }
       }
     }
-    int left = 0;
-    for (PendingWrite w; (w = queue.poll()) != null; left++) {
-      w.reject(Rejections.SHUTTING_DOWN);
-    }
-    log.info("Publisher stopped{}", left > 0 ? "; " + left + " queued writes refused" : "");
+    List<PendingWrite> left = bundler.drain();
+    left.forEach(w -> w.reject(Rejections.SHUTTING_DOWN));
+    log.info(
+        "Publisher stopped{}", left.isEmpty() ? "" : "; " + left.size() + " queued writes refused");
     if (interrupted) {
       Thread.currentThread().interrupt();
     }

@@ -7,7 +7,6 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -24,9 +23,9 @@ import org.slf4j.LoggerFactory;
  * One publisher thread and the one confirm-mode channel it owns (a channel is never used by two
  * threads, which the client library requires for confirms to mean anything per publisher).
  *
- * <p>Loop: take the oldest waiting write, bundle it with whatever else is waiting ({@link
- * BundleGrouper}), publish the bundle as ONE persistent message with {@code mandatory=true}, wait
- * for that message's confirm, then complete every write of the bundle at once.
+ * <p>Loop: take the next bundle from the {@link Bundler} (which decides when it may go in flight),
+ * publish it as ONE persistent message with {@code mandatory=true}, wait for that message's
+ * confirm, tell the bundler it landed, then complete every write of the bundle at once.
  *
  * <p>Why the guarantee survives group commit: a write's future completes normally only on this
  * path: basicPublish returned, {@code waitForConfirmsOrDie} returned (the broker acked every
@@ -38,18 +37,17 @@ import org.slf4j.LoggerFactory;
  * <p>Why synchronous waits rather than async confirm listeners: with one message in flight per
  * channel the confirm-to-writes mapping is trivial (no sequence-number bookkeeping that could
  * complete the wrong futures), {@code OrDie} closes a channel whose state is unknown, and bundle
- * commit already amortises the round trip: while one message waits, the next bundle accumulates,
- * and N channels keep N messages in flight.
+ * commit already amortises the round trip: while one message waits, the next bundle accumulates.
  */
 final class PublisherWorker implements Runnable {
   private static final Logger log = LoggerFactory.getLogger(PublisherWorker.class);
   private static final long POLL_MS = 100;
   private static final long CHANNEL_RETRY_NANOS = TimeUnit.SECONDS.toNanos(1);
+  private static final Runnable NO_ANSWERS = () -> {};
 
   private final String name;
-  private final BlockingQueue<PendingWrite> queue;
+  private final Bundler bundler;
   private final BrokerConnector broker;
-  private final BundleGrouper grouper;
   private final int confirmTimeoutMs;
   private final long maxWaitNanos;
   private final ConfirmedPublisher owner;
@@ -63,16 +61,14 @@ final class PublisherWorker implements Runnable {
 
   PublisherWorker(
       String name,
-      BlockingQueue<PendingWrite> queue,
+      Bundler bundler,
       BrokerConnector broker,
-      BundleGrouper grouper,
       int confirmTimeoutMs,
       ConfirmedPublisher owner,
       PublishObserver observer) {
     this.name = name;
-    this.queue = queue;
+    this.bundler = bundler;
     this.broker = broker;
-    this.grouper = grouper;
     this.confirmTimeoutMs = confirmTimeoutMs;
     this.maxWaitNanos = TimeUnit.MILLISECONDS.toNanos(confirmTimeoutMs);
     this.owner = owner;
@@ -83,42 +79,43 @@ final class PublisherWorker implements Runnable {
   public void run() {
     try {
       while (!Thread.currentThread().isInterrupted()) {
-        PendingWrite first = grouper.takeCarried();
-        if (first == null) {
-          if (owner.isStopping() && queue.isEmpty()) {
+        boolean stopping = owner.isStopping();
+        List<PendingWrite> bundle = bundler.next(POLL_MS, stopping);
+        if (bundle == null) {
+          if (stopping) {
             break; // drained after close(): nothing left that could still be confirmed
           }
-          first = queue.poll(POLL_MS, TimeUnit.MILLISECONDS);
-          if (first == null) {
-            continue;
-          }
+          continue;
         }
-        List<PendingWrite> bundle = grouper.group(first, queue::poll);
+        Runnable answers;
         owner.channelTaken();
         try {
-          publish(bundle);
+          answers = publish(bundle);
         } catch (RuntimeException e) {
           // A bug, not a broker state: fail this bundle (completing a completed future is a
           // no-op) and keep the thread, so the pool never silently shrinks.
           log.error("{}: publishing {} writes failed unexpectedly", name, bundle.size(), e);
-          rejectAll(bundle, Rejections.NOT_CONFIRMED, e);
+          answers = () -> rejectAll(bundle, Rejections.NOT_CONFIRMED, e);
           discardChannel();
         } finally {
+          // Before the answers: the next bundle can go in flight while this one's are written.
+          bundler.landed();
           owner.channelReleased();
         }
+        answers.run();
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     } finally {
-      PendingWrite carried = grouper.takeCarried();
-      if (carried != null) {
-        carried.reject(Rejections.SHUTTING_DOWN);
-      }
       discardChannel();
     }
   }
 
-  private void publish(List<PendingWrite> bundle) throws InterruptedException {
+  /**
+   * Publishes the bundle and waits for the broker's answer; returns what answers its writes, to be
+   * run once the bundler knows the bundle landed. Writes that were never sent are answered here.
+   */
+  private Runnable publish(List<PendingWrite> bundle) throws InterruptedException {
     long now = System.nanoTime();
     List<PendingWrite> live = new ArrayList<>(bundle.size());
     for (PendingWrite w : bundle) {
@@ -129,18 +126,18 @@ final class PublisherWorker implements Runnable {
       }
     }
     if (live.isEmpty()) {
-      return;
+      return NO_ANSWERS;
     }
     if (broker.isBlocked()) {
       // Queued before the block began: publishing now would only wait for the confirm timeout.
       // Writes already published keep waiting for their confirm, which arrives after the unblock.
       rejectAll(live, Rejections.BROKER_BLOCKED, null);
-      return;
+      return NO_ANSWERS;
     }
     Channel ch = channel();
     if (ch == null) {
       rejectAll(live, Rejections.BROKER_UNAVAILABLE, channelError);
-      return;
+      return NO_ANSWERS;
     }
     WriteBundle message = toBundle(live);
     AMQP.BasicProperties props = EventCodec.properties(message);
@@ -164,23 +161,23 @@ final class PublisherWorker implements Runnable {
           returnedIds.remove(props.getMessageId())
               ? Rejections.UNROUTABLE
               : ch.isOpen() ? Rejections.NOT_CONFIRMED : Rejections.BROKER_UNAVAILABLE;
-      rejectAll(live, why, e);
       discardChannel();
-      return;
+      return () -> rejectAll(live, why, e);
     }
     if (returnedIds.remove(props.getMessageId())) {
-      rejectAll(live, Rejections.UNROUTABLE, null);
-      return;
+      return () -> rejectAll(live, Rejections.UNROUTABLE, null);
     }
     if (failedMessages > 0) {
       log.info("{}: publishing confirmed again after {} failed messages", name, failedMessages);
       failedMessages = 0;
     }
     observer.messageConfirmed(live.size(), now, confirmedNanos);
-    for (PendingWrite w : live) {
-      w.confirmed(); // runs the callback that answers the request, on this thread
-      observer.writeAnswered(w, now, confirmedNanos, System.nanoTime());
-    }
+    return () -> {
+      for (PendingWrite w : live) {
+        w.confirmed(); // runs the callback that answers the request, on this thread
+        observer.writeAnswered(w, now, confirmedNanos, System.nanoTime());
+      }
+    };
   }
 
   private static WriteBundle toBundle(List<PendingWrite> writes) {

@@ -45,13 +45,10 @@ class BundlerTest {
 
   @Test
   void whileOneIsInFlightTheNextWaitsForItToLandAndTakesWhatArrivedMeanwhile() throws Exception {
-    Bundler b = new Bundler(queue, 256, 1 << 20);
-    List<PendingWrite> first = enqueue(1);
-    assertThat(b.next(0, false)).isEqualTo(first);
+    Bundler b = withOneInFlight(256);
 
     List<PendingWrite> meanwhile = enqueue(1);
-    Future<List<PendingWrite>> next = other.submit(() -> b.next(1_000, false));
-    assertStillWaiting(next, 0);
+    Future<List<PendingWrite>> next = waitingInOtherThread(b, 0);
     meanwhile.addAll(enqueue(5)); // arrive while the first bundle is in flight
 
     b.landed();
@@ -61,9 +58,7 @@ class BundlerTest {
 
   @Test
   void aFullBundleWaitingGoesInFlightBesideTheOneInFlight() throws Exception {
-    Bundler b = new Bundler(queue, 4, 1 << 20);
-    enqueue(1);
-    b.next(0, false);
+    Bundler b = withOneInFlight(4);
 
     List<PendingWrite> full = enqueue(4);
     assertThat(b.next(0, false)).containsExactlyElementsOf(full);
@@ -72,13 +67,10 @@ class BundlerTest {
 
   @Test
   void aBundleThatFillsUpWhileOneIsInFlightGoesWithoutWaitingForTheLanding() throws Exception {
-    Bundler b = new Bundler(queue, 4, 1 << 20);
-    enqueue(1);
-    b.next(0, false);
+    Bundler b = withOneInFlight(4);
 
     List<PendingWrite> filling = enqueue(2);
-    Future<List<PendingWrite>> next = other.submit(() -> b.next(1_000, false));
-    assertStillWaiting(next, 1);
+    Future<List<PendingWrite>> next = waitingInOtherThread(b, 1);
     filling.addAll(enqueue(2)); // now a full bundle waits; the first one never lands here
 
     assertThat(next.get(5, TimeUnit.SECONDS)).containsExactlyElementsOf(filling);
@@ -120,9 +112,7 @@ class BundlerTest {
 
   @Test
   void anInterruptWhileWaitingForRoomRefusesTheWriteItHeld() throws Exception {
-    Bundler b = new Bundler(queue, 256, 1 << 20);
-    enqueue(1);
-    b.next(0, false);
+    Bundler b = withOneInFlight(256);
     PendingWrite held = enqueue(1).get(0);
 
     CompletableFuture<Throwable> thrown = new CompletableFuture<>();
@@ -212,9 +202,21 @@ class BundlerTest {
     assertThat(b.inFlight()).isZero();
   }
 
-  /** The other thread has taken its write (leaving {@code left} queued) and waits for room. */
-  private void assertStillWaiting(Future<List<PendingWrite>> next, int left)
+  private Bundler withOneInFlight(int bundleMax) throws InterruptedException {
+    Bundler b = new Bundler(queue, bundleMax, 1 << 20);
+    enqueue(1);
+    assertThat(b.next(0, false)).hasSize(1);
+    assertThat(b.inFlight()).isEqualTo(1);
+    return b;
+  }
+
+  /**
+   * {@link Bundler#next} on the other thread, once it has taken its write (leaving {@code left}
+   * queued) and is waiting for room.
+   */
+  private Future<List<PendingWrite>> waitingInOtherThread(Bundler b, int left)
       throws InterruptedException {
+    Future<List<PendingWrite>> next = other.submit(() -> b.next(1_000, false));
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
     while (queue.size() > left && System.nanoTime() < deadline) {
       Thread.sleep(1);
@@ -222,6 +224,7 @@ class BundlerTest {
     assertThat(queue).hasSize(left);
     Thread.sleep(50); // a chance to go wrongly; a landing or a full bundle is the only way out
     assertThat(next).isNotDone();
+    return next;
   }
 
   private List<PendingWrite> enqueue(int n) {

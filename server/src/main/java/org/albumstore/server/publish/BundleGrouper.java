@@ -9,18 +9,19 @@ import java.util.function.Supplier;
 /**
  * The group-commit rule: which pending writes share one broker message.
  *
- * <p>A publisher thread starts a bundle with the oldest write it has and adds whatever is already
- * waiting, without waiting for more, until the bundle holds {@code maxEvents} writes, or the next
- * write would push the estimated body past {@code maxBytes}, or the next write repeats a key
- * already in the bundle. The write that did not fit is carried over to start the next bundle, so
- * nothing is reordered or lost. A single write larger than {@code maxBytes} still forms a bundle of
- * one.
+ * <p>The publisher thread whose turn it is starts a bundle with the oldest write it has and adds
+ * whatever is already waiting, without waiting for more, until the bundle holds {@code maxEvents}
+ * writes, or the next write would push the estimated body past {@code maxBytes}, or the next write
+ * repeats a key already in the bundle. The write that did not fit is carried over to start the next
+ * bundle, so nothing is reordered or lost. A single write larger than {@code maxBytes} still forms
+ * a bundle of one.
  *
  * <p>Not waiting is what makes this adaptive: under light load every write is a message of its own
  * (lowest latency); under heavy load writes pile up while the previous message awaits its confirm,
  * and the next message takes them all (highest throughput per confirm).
  *
- * <p>Pure and single-threaded: each publisher thread owns one instance.
+ * <p>Pure and single-threaded: the {@link Bundler} owns the one instance and uses it only from the
+ * publisher thread that holds its turn.
  */
 final class BundleGrouper {
   private final int maxEvents;

@@ -8,7 +8,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 import org.albumstore.common.event.NewAlbum;
 import org.albumstore.common.event.Review;
@@ -36,7 +35,6 @@ public final class ConfirmedPublisher implements AutoCloseable {
   private final List<Thread> threads = new ArrayList<>();
   private final AtomicBoolean shedding = new AtomicBoolean();
   private final LongAdder shed = new LongAdder();
-  private final AtomicInteger channelsInUse = new AtomicInteger();
   private volatile boolean accepting = true;
   private volatile boolean stopping;
 
@@ -98,17 +96,9 @@ public final class ConfirmedPublisher implements AutoCloseable {
     return threads.size();
   }
 
-  /** Publisher threads busy with a bundle: publishing it or awaiting its confirm. */
+  /** Publisher threads busy with a bundle (publishing it or awaiting its confirm): in flight. */
   public int channelsInUse() {
-    return channelsInUse.get();
-  }
-
-  void channelTaken() {
-    channelsInUse.incrementAndGet();
-  }
-
-  void channelReleased() {
-    channelsInUse.decrementAndGet();
+    return bundler.inFlight();
   }
 
   boolean isStopping() {

@@ -88,7 +88,6 @@ final class PublisherWorker implements Runnable {
           continue;
         }
         Runnable answers;
-        owner.channelTaken();
         try {
           answers = publish(bundle);
         } catch (RuntimeException e) {
@@ -100,7 +99,6 @@ final class PublisherWorker implements Runnable {
         } finally {
           // Before the answers: the next bundle can go in flight while this one's are written.
           bundler.landed();
-          owner.channelReleased();
         }
         answers.run();
       }

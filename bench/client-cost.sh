@@ -40,7 +40,6 @@ GATLING_DIR="$BENCH_DIR/gatling"
 # go off, and its check for a newer release (an HTTPS request to Maven Central, which has no
 # switch) goes to a closed port on loopback: every request of the experiment stays on 127.0.0.1.
 GATLING_JAVA_OPTS="-XX:MaxInlineLevel=20 -XX:MaxTrivialSize=12 --add-opens java.base/java.lang=ALL-UNNAMED --add-opens java.base/java.nio=ALL-UNNAMED --add-opens java.base/jdk.internal.misc=ALL-UNNAMED -Dgatling.data.enableAnalytics=false -Dhttps.proxyHost=127.0.0.1 -Dhttps.proxyPort=9 -Djava.util.prefs.userRoot=$WORK/gatling-prefs"
-TICKS=$(getconf CLK_TCK)
 require_jars; ensure_database
 if [[ " $TOOLS " == *" gatling "* && ! -d "$GATLING_DIR/target/lib" ]]; then
   log "building the Gatling simulation (first run: downloads Gatling from Maven Central)"
@@ -97,7 +96,7 @@ window() {
   s1=$(awk '{print $14 + $15}' "/proc/$SERVER_PID/stat")
   n1=$(served); t1=$(date +%s.%N)
   python3 -c "import sys; c0, c1, s0, s1, n0, n1, t0, t1, hz = map(float, sys.argv[1:]); n = n1 - n0; us = lambda a, b: round((b - a) / hz * 1e6 / n, 2) if n else '-'; print(round(n / (t1 - t0), 1), us(c0, c1), us(s0, s1))" \
-    "$c0" "$c1" "$s0" "$s1" "$n0" "$n1" "$t0" "$t1" "$TICKS"
+    "$c0" "$c1" "$s0" "$s1" "$n0" "$n1" "$t0" "$t1" "$CLK_TCK"
 }
 
 # measure TAG COMMAND... -> "rps cpu_us server_us rss_peak_mb rss_end_mb": runs the tool (its output into

@@ -14,7 +14,6 @@ q=$(new_queue cpu); p=$(free_port)
 start_server cpu-server "$q" "$p"
 A="http://127.0.0.1:$p/albumstore"
 BEAM=$(pgrep -f beam.smp | head -1) || { echo "RabbitMQ (beam.smp) not found" >&2; exit 1; }
-cpu_s() { awk '{print ($14 + $15) / 100}' "/proc/$1/stat"; }
 log "warm-up: 8 s of each"
 run_wrk "$CONNS" 8 "$A/bench/noop" post-noop >/dev/null
 run_wrk "$CONNS" 8 "$A" post-review >/dev/null

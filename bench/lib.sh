@@ -131,6 +131,10 @@ noop_album_id() {
   export BENCH_ALBUM_ID
 }
 
+# CPU seconds (user + system) that process $1 has used so far; fails once it has exited.
+CLK_TCK=$(getconf CLK_TCK)
+cpu_s() { awk -v hz="$CLK_TCK" '{ s = $0; sub(/^.*\) /, "", s); split(s, f, " "); print (f[12] + f[13]) / hz }' "/proc/$1/stat"; }
+
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
 
 psql_bench() { psql -h "$PG_HOST" -p "$PG_PORT" -U postgres -d "$BENCH_DB" -v ON_ERROR_STOP=1 -Atq "$@"; }

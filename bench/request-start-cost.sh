@@ -20,7 +20,6 @@ q=$(new_queue request-start); p=$(free_port)
 start_server request-start-server "$q" "$p"
 URL="http://127.0.0.1:$p/albumstore/bench/noop"
 noop_album_id "$URL"
-TICKS=$(getconf CLK_TCK)
 
 # CPU time of the server so far, in clock ticks.
 server_ticks() { awk '{print $14 + $15}' "/proc/$SERVER_PID/stat"; }
@@ -33,7 +32,7 @@ run() {
   after=$(server_ticks)
   rps=$(cut -d' ' -f1 <<<"$line")
   python3 -c "import sys; r=float(sys.argv[1]); print(r, (int(sys.argv[3]) - int(sys.argv[2])) / int(sys.argv[4]) * 1e6 / (r * float(sys.argv[5])))" \
-    "$rps" "$before" "$after" "$TICKS" "$SECS"
+    "$rps" "$before" "$after" "$CLK_TCK" "$SECS"
 }
 
 log "warm-up: 10 s of each variant"

@@ -21,7 +21,6 @@ REPS="${1:-4}"; SECS="${2:-10}"; CONNS="${3:-256}"; shift $(($# < 3 ? $# : 3))
 OUT="$RESULTS/${AB_NAME:-server-cpu-ab}"; mkdir -p "$OUT"
 ensure_database >/dev/null 2>&1
 
-cpu_s() { awk '{print ($14 + $15) / 100}' "/proc/$1/stat"; }
 # A JVM's CPU seconds without its JIT compiler threads: on a busy machine the JIT of a server that
 # got little CPU is still compiling during the measured runs, which is not a cost per request. The
 # process's own total keeps the CPU of threads that ended (Tomcat retires idle workers); the

@@ -26,7 +26,12 @@ import org.slf4j.LoggerFactory;
  *       requests"; each server checked every second on {@code /albumstore/health}, out after two
  *       failures, so that a draining server (503) leaves the rotation within about two seconds;
  *       {@code retries} with {@code option redispatch} send a request whose connection could not be
- *       made to another server (a killed server refuses connections; nothing was sent yet).
+ *       made to another server (a killed server refuses connections; nothing was sent yet). When
+ *       every server fails its check at once (a broker node restarting under both servers' broker
+ *       connections), it fails open as the ALB does: each server is listed a second time as an
+ *       unchecked {@code backup}, used only while no checked one is up ({@code option allbackups}),
+ *       so requests still reach the servers and get their own answer (a 503 with {@code
+ *       Retry-After} while the broker is away) instead of the balancer's bare 503.
  *   <li>AMQP ({@code mode tcp}): each node checked by a TCP connect every second; the sessions of a
  *       node marked down are cut ({@code on-marked-down shutdown-sessions}) so that clients
  *       reconnect through the proxy to a live node instead of waiting for a heartbeat timeout.
@@ -108,7 +113,7 @@ public final class HaProxy implements AutoCloseable {
         .append(httpPort)
         .append("\n  timeout client 60s\n  default_backend albumstore_servers\n\n");
     c.append("backend albumstore_servers\n  mode http\n  balance leastconn\n")
-        .append("  option redispatch\n  timeout server 60s\n")
+        .append("  option redispatch\n  option allbackups\n  timeout server 60s\n")
         .append("  option httpchk GET /albumstore/health\n  http-check expect status 200\n");
     for (int i = 0; i < serverPorts.size(); i++) {
       c.append("  server server-")
@@ -116,6 +121,13 @@ public final class HaProxy implements AutoCloseable {
           .append(" 127.0.0.1:")
           .append(serverPorts.get(i))
           .append(" check inter 1s fall 2 rise 2\n");
+    }
+    for (int i = 0; i < serverPorts.size(); i++) {
+      c.append("  server server-")
+          .append(i + 1)
+          .append("-fail-open 127.0.0.1:")
+          .append(serverPorts.get(i))
+          .append(" backup\n");
     }
     // AMQP connections live for hours and carry their own heartbeats (30 s): no idle timeout.
     c.append("\nfrontend albumstore_amqp\n  mode tcp\n  bind 127.0.0.1:")

@@ -162,6 +162,12 @@ public final class AlbumStoreServer implements AutoCloseable {
     c.setMaxPostSize(s.maxImageBytes() + AlbumUpload.REQUEST_OVERHEAD_BYTES);
     // Load clients keep their connections: no forced reconnect every 100 requests.
     c.setProperty("maxKeepAliveRequests", "-1");
+    // A request holds its processor until it completes, async ones included: a write waiting for
+    // its confirm or a read waiting for its album holds no thread but does hold a processor. The
+    // default cache (200) assumes no more requests than threads; beyond it, every request past the
+    // 200th is served by a processor built (buffers, JMX registration) and thrown away again.
+    // Unbounded is bounded by the connections: a connection has at most one request in progress.
+    c.setProperty("processorCache", "-1");
     c.setProperty("server", "albumstore");
     return c;
   }

@@ -3,6 +3,7 @@ package org.albumstore.server;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.zaxxer.hikari.HikariDataSource;
+import java.lang.management.ManagementFactory;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -19,6 +20,11 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import javax.management.MBeanServerDelegate;
+import javax.management.MBeanServerNotification;
+import javax.management.Notification;
+import javax.management.NotificationListener;
 import org.albumstore.common.config.AmqpSettings;
 import org.albumstore.common.config.CommonSettings;
 import org.albumstore.common.config.Env;
@@ -208,6 +214,86 @@ class ReadWaitIT {
       }
     } finally {
       TestServices.deleteTopology(own);
+    }
+  }
+
+  /**
+   * A parked read holds a request processor but no thread. Tomcat keeps 200 processors for reuse by
+   * default, sized for requests that each hold a thread; beyond them it builds a processor for
+   * every request and throws it away after (9% of the server's CPU per write at 256 connections,
+   * where writes park the same way). The server keeps them all: a second round as wide as the first
+   * is served by the processors the first one built.
+   */
+  @Test
+  void parkedRequestsBeyondTomcatsDefaultCacheReuseTheirProcessors() throws Exception {
+    int parked = 260; // above Tomcat's default processorCache of 200
+    AmqpSettings own = TestServices.amqp("server.readWaitProcessors");
+    Map<String, String> env = new HashMap<>(TestServices.overrides(own, TestServices.database()));
+    env.put(CommonSettings.HTTP_PORT.variable(), "0");
+    env.put(ServerSettings.HTTP_THREADS.variable(), Integer.toString(HTTP_THREADS));
+    env.put(ReadWaitSettings.MAX_WAIT_MS.variable(), "1500");
+    env.put(ReadWaitSettings.MAX_WAITERS.variable(), Integer.toString(parked));
+    try (AlbumStoreServer wide = AlbumStoreServer.start(Env.system().withOverrides(env));
+        ProcessorsBuilt built = new ProcessorsBuilt(wide.port())) {
+      parkAndRelease(wide.baseUrl(), parked);
+      assertThat(built.count()).as("processors built for the first round").isGreaterThan(150);
+
+      long afterFirst = built.count();
+      parkAndRelease(wide.baseUrl(), parked);
+      assertThat(built.count() - afterFirst)
+          .as(
+              "processors built for the second round (with Tomcat's default cache: %s)",
+              parked - 200)
+          .isZero();
+    } finally {
+      TestServices.deleteTopology(own);
+    }
+  }
+
+  /** Parks {@code n} reads of albums that never arrive and waits for their 404s at the bound. */
+  private void parkAndRelease(String baseUrl, int n) throws Exception {
+    List<CompletableFuture<HttpResponse<String>>> waiting = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      waiting.add(getAsync(baseUrl, "/albums/" + Identifiers.newAlbumId()));
+    }
+    awaitWaiters(baseUrl, n);
+    for (CompletableFuture<HttpResponse<String>> f : waiting) {
+      assertThat(f.get(30, TimeUnit.SECONDS).statusCode()).isEqualTo(404);
+    }
+  }
+
+  /**
+   * Counts the request processors the connector on one port builds from now on: each registers in
+   * JMX ({@code type=RequestProcessor}) when it is built; a cached one is not registered again.
+   */
+  private static final class ProcessorsBuilt implements NotificationListener, AutoCloseable {
+    private final String worker;
+    private final AtomicLong count = new AtomicLong();
+
+    ProcessorsBuilt(int port) throws Exception {
+      worker = "-" + port + "\"";
+      ManagementFactory.getPlatformMBeanServer()
+          .addNotificationListener(MBeanServerDelegate.DELEGATE_NAME, this, null, null);
+    }
+
+    @Override
+    public void handleNotification(Notification n, Object handback) {
+      if (n instanceof MBeanServerNotification m
+          && MBeanServerNotification.REGISTRATION_NOTIFICATION.equals(m.getType())
+          && "RequestProcessor".equals(m.getMBeanName().getKeyProperty("type"))
+          && m.getMBeanName().getKeyProperty("worker").endsWith(worker)) {
+        count.incrementAndGet();
+      }
+    }
+
+    long count() {
+      return count.get();
+    }
+
+    @Override
+    public void close() throws Exception {
+      ManagementFactory.getPlatformMBeanServer()
+          .removeNotificationListener(MBeanServerDelegate.DELEGATE_NAME, this);
     }
   }
 

@@ -177,6 +177,7 @@ public final class AlbumStoreConsumer implements AutoCloseable {
                 "albumstore-consumer-" + instance + "-c" + c + "-ch" + k,
                 channel,
                 amqp.queue(),
+                priority(settings, c, k),
                 settings.prefetch(),
                 settings.batchSize(),
                 settings.batchWaitMillis(),
@@ -198,6 +199,18 @@ public final class AlbumStoreConsumer implements AutoCloseable {
         settings.prefetch(),
         settings.batchSize(),
         settings.batchWaitMillis());
+  }
+
+  /**
+   * The consumer priority of channel {@code k} of connection {@code c} (both from 1): the first
+   * channels of all connections rank above all second channels, and so on, so that while the top
+   * worker's connection recovers the flow goes to another connection, not to its sibling channel.
+   * All M×K workers get distinct priorities, M×K the highest; several instances rank their workers
+   * alike, and the broker alternates between equal priorities.
+   */
+  static int priority(ConsumerSettings settings, int c, int k) {
+    int m = settings.connections();
+    return (settings.channelsPerConnection() - k) * m + (m - c) + 1;
   }
 
   private MetricsHttpServer serveMetrics(MetricsSettings s) throws IOException {

@@ -10,11 +10,12 @@ import org.albumstore.common.config.Setting;
  * range, help); {@code ConsumerMain} makes its flags of them. Measured with {@code bench/drain.sh
  * 1000000 3} (results/drain/, 2-core machine, 1M-message backlog): 1, 2, 4 and 8 connections x 2
  * channels drained 36.4k, 35.1k, 34.0k and 32.8k msg/s, RabbitMQ's own consumer 40.3k. More workers
- * split the broker's delivery rate into smaller batches (more commits, more waits on each other's
- * counter rows). The default is 2 connections, not the 3.6% faster 1: with two, the consumer keeps
- * applying while one connection recovers from a broker or network fault. Prefetch 1000 and batches
- * of 500 beat batches of 1000-2000 with fewer workers in the earlier runs (one worker serialises
- * decode, SQL, commit and ack).
+ * split a backlog's delivery rate into smaller batches (more commits, more waits on each other's
+ * counter rows); a steady flow goes to the highest-ranked worker alone (consumer priorities, see
+ * {@code batch/ChannelWorker}). The default is 2 connections, not the 3.6% faster 1: with two, the
+ * consumer keeps applying while one connection recovers from a broker or network fault. Prefetch
+ * 1000 and batches of 500 beat batches of 1000-2000 with fewer workers in the earlier runs (one
+ * worker serialises decode, SQL, commit and ack).
  *
  * @param connections broker connections (M)
  * @param channelsPerConnection consuming channels per connection (K); each has its own worker

@@ -153,6 +153,36 @@ class ConsumerApplyIT {
     assertThat(consumer.counters().transactions()).isGreaterThan(1).isLessThan(1000);
   }
 
+  /**
+   * The workers consume with distinct priorities, so a burst that the first one has room for goes
+   * to it alone and is applied in one transaction. Delivered round-robin, the four workers of 2×2
+   * would each have received a share and committed it in a transaction of its own.
+   */
+  @Test
+  void aBurstTheFirstWorkerHasRoomForIsAppliedInOneTransaction() throws Exception {
+    burstInOneTransaction(f);
+  }
+
+  @Test
+  void aBurstOnAQuorumQueueIsAppliedInOneTransactionToo(TestInfo info) throws Exception {
+    try (Fixture q =
+        Fixture.create(info.getTestMethod().orElseThrow().getName(), QueueType.QUORUM)) {
+      burstInOneTransaction(q);
+    }
+  }
+
+  private static void burstInOneTransaction(Fixture fixture) throws Exception {
+    int burst = 40;
+    // A batch waits up to 2 s for more: the whole burst arrives well within that.
+    ConsumerSettings settings = new ConsumerSettings(2, 2, 1000, 500, 2000, 4, false, 3600);
+    try (AlbumStoreConsumer c = AlbumStoreConsumer.start(settings, fixture.amqp, fixture.db)) {
+      fixture.publishLikes(burst, 4, burst);
+      await(burst + " likes applied", WAIT, () -> fixture.totalReviews() == burst);
+      assertThat(c.counters().messagesApplied()).isEqualTo(burst);
+      assertThat(c.counters().transactions()).as("transactions for the burst").isEqualTo(1);
+    }
+  }
+
   @Test
   void aQuorumQueueWorksTheSame(TestInfo info) throws Exception {
     try (Fixture q =

@@ -3,6 +3,8 @@ package org.albumstore.consumer;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import org.albumstore.common.config.Env;
 import org.junit.jupiter.api.Test;
@@ -20,6 +22,19 @@ class ConsumerSettingsTest {
     assertThat(s.initSchema()).isFalse();
     assertThat(s.statsIntervalSeconds()).isEqualTo(ConsumerSettings.STATS_INTERVAL.defaultValue());
     assertThat(s.dbPoolSize()).isEqualTo(s.connections() * s.channelsPerConnection());
+  }
+
+  @Test
+  void workersRankFirstChannelsOfEveryConnectionFirstAndNoTwoAlike() {
+    ConsumerSettings s = new ConsumerSettings(3, 2, 1000, 500, 10, 6, false, 10);
+    List<Integer> ranked = new ArrayList<>();
+    for (int k = 1; k <= 2; k++) {
+      for (int c = 1; c <= 3; c++) {
+        ranked.add(AlbumStoreConsumer.priority(s, c, k));
+      }
+    }
+    // c1k1, c2k1, c3k1, then c1k2, c2k2, c3k2: from the highest (M×K) down to 1.
+    assertThat(ranked).containsExactly(6, 5, 4, 3, 2, 1);
   }
 
   @Test

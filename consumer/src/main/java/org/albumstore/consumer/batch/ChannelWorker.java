@@ -5,6 +5,7 @@ import com.rabbitmq.client.Delivery;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CountDownLatch;
@@ -34,14 +35,24 @@ import org.slf4j.LoggerFactory;
  *
  * <p>After a recovery, acknowledgements of the dead channel's tags are dropped by amqp-client (they
  * are not sent); those messages are redelivered and the review ledger makes them harmless.
+ *
+ * <p>Why each worker consumes with its own priority ({@code x-priority}): the broker delivers to
+ * the highest-priority consumer that has room in its prefetch, and to the next only while that one
+ * is full or gone. Round-robin over equal consumers would split a steady flow into as many trickles
+ * as there are workers, each committing its own small transaction (and acknowledging it) every few
+ * messages: at a steady rate one worker takes the flow and commits fuller batches, while a backlog,
+ * which fills the first worker's prefetch at once, still spreads over all of them, and a worker
+ * whose connection is recovering hands the flow to the next.
  */
 public final class ChannelWorker {
   private static final Logger log = LoggerFactory.getLogger(ChannelWorker.class);
   private static final long IDLE_POLL_MILLIS = 100;
+  private static final String PRIORITY_ARGUMENT = "x-priority";
 
   private final String name;
   private final Channel channel;
   private final String queue;
+  private final int priority;
   private final int batchSize;
   private final long batchWaitNanos;
   private final BlockingQueue<Delivery> inbox;
@@ -55,12 +66,14 @@ public final class ChannelWorker {
   private boolean ackFailing;
 
   /**
+   * @param priority this worker's consumer priority: the highest one takes a steady flow
    * @param stop the latch {@code processor} watches; counted down by {@link #requestStop()}
    */
   public ChannelWorker(
       String name,
       Channel channel,
       String queue,
+      int priority,
       int prefetch,
       int batchSize,
       long batchWaitMillis,
@@ -71,6 +84,7 @@ public final class ChannelWorker {
     this.name = name;
     this.channel = channel;
     this.queue = queue;
+    this.priority = priority;
     this.batchSize = batchSize;
     this.batchWaitNanos = TimeUnit.MILLISECONDS.toNanos(batchWaitMillis);
     this.inbox = new ArrayBlockingQueue<>(2 * prefetch);
@@ -88,6 +102,9 @@ public final class ChannelWorker {
         queue,
         false,
         name,
+        false,
+        false,
+        Map.of(PRIORITY_ARGUMENT, priority),
         (tag, delivery) -> enqueue(delivery),
         tag -> {
           cancelledByBroker = true;

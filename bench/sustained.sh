@@ -13,8 +13,13 @@
 # names the output folder: a before/after pair is two runs, SERVER_JAR/CONSUMER_JAR per run.
 #
 # Load: wrk, POST /review/{like|dislike}/{1..5000} without an Idempotency-Key (wrk/post-review-
-# sustained.lua). Variants, interleaved and rotated each repeat: noop, review (consumer running),
-# review-alone (server B, no consumer, its queue purged after each run). The queue depth of the
+# sustained.lua). Variants, interleaved and rotated each repeat: noop, noop-paths, review (consumer
+# running), review-alone (server B, no consumer, its queue purged after each run). noop is the
+# issue's do-nothing reference: one fixed request, which wrk sends without running Lua per request.
+# noop-paths is the same do-nothing endpoint driven by the review's own script (the paths land
+# below /bench/noop/), so that wrk spends on each request what it spends per review (1.4 µs more than
+# on the fixed one in results/sustained-processors-ranked/later/): the ratios to it leave wrk's
+# own difference out. The queue depth of the
 # consumer's queue is sampled every 2 s during the review run (max_depth) and read again after it
 # (depth_after): a queue that grows means the consumer does not keep up, whatever wrk reports.
 # PostgreSQL and RabbitMQ are the machine's shared services: their CPU includes whatever else uses
@@ -51,18 +56,20 @@ drained() {
 
 log "warm-up (JIT): 10 s of each variant"
 run_wrk "$CONNS" 10 "$A/bench/noop" post-noop >/dev/null
+run_wrk "$CONNS" 5 "$A/bench/noop" post-review-sustained >/dev/null
 run_wrk "$CONNS" 10 "$A" post-review-sustained >/dev/null
 run_wrk "$CONNS" 10 "$B" post-review-sustained >/dev/null
 purge "$qb"; drained
 
 echo "variant,rep,order,rps,p50_ms,p99_ms,max_ms,non2xx,errors,max_depth,depth_after,server_us,consumer_us,postgres_us,rabbitmq_us,wrk_us,total_us,load1" >"$OUT/data.csv"
-variants=(noop review review-alone)
+variants=(noop noop-paths review review-alone)
 for ((rep = 1; rep <= REPS; rep++)); do
   n=${#variants[@]}
   for ((k = 0; k < n; k++)); do
     v=${variants[$(((k + rep - 1) % n))]}
     case "$v" in
       noop) url="$A/bench/noop"; script=post-noop; srv=$SA ;;
+      noop-paths) url="$A/bench/noop"; script=post-review-sustained; srv=$SA ;;
       review) url="$A"; script=post-review-sustained; srv=$SA ;;
       review-alone) url="$B"; script=post-review-sustained; srv=$SB ;;
     esac
@@ -111,8 +118,8 @@ m = json.load(open(sys.argv[1]))
 m["loadavg_at_end"] = open("/proc/loadavg").read().split()[:3]
 json.dump({"machine": m, "command": "SUSTAINED_SERVER_ENV='${SUSTAINED_SERVER_ENV:-}' bench/sustained.sh $REPS $SECS $CONNS",
   "setup": {"connections": $CONNS, "seconds_per_run": $SECS, "repeats": $REPS, "wrk_threads": 2,
-    "load": "POST /review/{like|dislike}/{1..5000}, no Idempotency-Key",
-    "servers": "server A with the consumer on its queue (noop and review), server B with no consumer (review-alone, queue purged after each run)",
+    "load": "POST /review/{like|dislike}/{1..5000}, no Idempotency-Key; noop: one fixed POST /bench/noop; noop-paths: the review script against /bench/noop",
+    "servers": "server A with the consumer on its queue (noop, noop-paths and review), server B with no consumer (review-alone, queue purged after each run)",
     "cpu": "us per successful request from /proc/PID/stat utime+stime: server, consumer, all postgres-user processes, the rabbitmq-user beam.smp, wrk's own time"}},
   open(sys.argv[2], "w"))
 PY
@@ -120,6 +127,7 @@ python3 "$BENCH_DIR/benchstat.py" summarize "$OUT" \
   --metrics rps,p50_ms,p99_ms,max_depth,depth_after,server_us,consumer_us,postgres_us,rabbitmq_us,wrk_us,total_us \
   --ratio 'variant=review/variant=noop:rps' --ratio 'variant=review-alone/variant=noop:rps' \
   --ratio 'variant=review/variant=review-alone:rps' \
+  --ratio 'variant=review/variant=noop-paths:rps' --ratio 'variant=review-alone/variant=noop-paths:rps' \
   --extra "$OUT/extra.json" --title "Sustained POST /review (consumer beside) vs do-nothing, $CONNS connections (wrk), req/s" \
   | tee "$OUT/table.md"
 rm -f "$OUT/extra.json"

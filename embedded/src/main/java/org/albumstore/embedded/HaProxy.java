@@ -116,18 +116,11 @@ public final class HaProxy implements AutoCloseable {
         .append("  option redispatch\n  option allbackups\n  timeout server 60s\n")
         .append("  option httpchk GET /albumstore/health\n  http-check expect status 200\n");
     for (int i = 0; i < serverPorts.size(); i++) {
-      c.append("  server server-")
-          .append(i + 1)
-          .append(" 127.0.0.1:")
-          .append(serverPorts.get(i))
-          .append(" check inter 1s fall 2 rise 2\n");
-    }
-    for (int i = 0; i < serverPorts.size(); i++) {
-      c.append("  server server-")
-          .append(i + 1)
-          .append("-fail-open 127.0.0.1:")
-          .append(serverPorts.get(i))
-          .append(" backup\n");
+      String address = " 127.0.0.1:" + serverPorts.get(i);
+      c.append("  server server-").append(i + 1).append(address);
+      c.append(" check inter 1s fall 2 rise 2\n");
+      c.append("  server server-").append(i + 1).append("-fail-open").append(address);
+      c.append(" backup\n");
     }
     // AMQP connections live for hours and carry their own heartbeats (30 s): no idle timeout.
     c.append("\nfrontend albumstore_amqp\n  mode tcp\n  bind 127.0.0.1:")

@@ -23,7 +23,8 @@ RULES = [
     ("AMQP", "", "AMQP connection thread (confirms in)"),
 ]
 # Frames counted across all threads, beside the stages.
-FRAMES = ["micrometer", "RandomUuids", "ReviewServlet.vote", "RequestMetricsFilter", "InFlightFilter"]
+FRAMES = ["micrometer", "RandomUuids", "ReviewServlet.vote", "RequestMetricsFilter", "InFlightFilter",
+          "ConnectionHandler.register"]  # JMX registration of a newly built request processor
 
 cats, frames, total = collections.Counter(), collections.Counter(), 0
 for line in open(sys.argv[1]):

@@ -15,11 +15,19 @@
 # $RESULTS/${AB_NAME:-server-cpu-ab}/data.csv. The broker's CPU (beam.smp, the shared
 # RabbitMQ: it includes whatever else uses it meanwhile) and the writes per broker message (the
 # server's albumstore_publish_bundle_writes) come beside. AB_WARMUP: seconds of warm-up per variant.
+# AB_SCRIPT (a bench/wrk script, default post-review-sustained) and AB_PATH (appended to each
+# variant's base URL, default none) measure another request instead, e.g. the reads:
+#   AB_SCRIPT=get AB_PATH=/review/ab-read bench/server-cpu-ab.sh 4 10 64 before=... after=...
+# (the album ID of AB_PATH gets a counts row first, so that the GET answers 200).
 source "$(dirname "$0")/lib.sh"
 REPS="${1:-4}"; SECS="${2:-10}"; CONNS="${3:-256}"; shift $(($# < 3 ? $# : 3))
 (($# >= 1)) || { echo "usage: $0 REPS SECONDS CONNECTIONS NAME=JAR[,VAR=value...] ..." >&2; exit 2; }
 OUT="$RESULTS/${AB_NAME:-server-cpu-ab}"; mkdir -p "$OUT"
 ensure_database >/dev/null 2>&1
+SCRIPT="${AB_SCRIPT:-post-review-sustained}"; APATH="${AB_PATH:-}"
+if [[ "$APATH" == /review/* ]]; then
+  psql_bench -c "INSERT INTO album_reviews (album_id, likes, dislikes) VALUES ('${APATH#/review/}', 2, 1) ON CONFLICT DO NOTHING"
+fi
 
 # A JVM's CPU seconds without its JIT compiler threads: on a busy machine the JIT of a server that
 # got little CPU is still compiling during the measured runs, which is not a cost per request. The
@@ -67,7 +75,7 @@ WARMUP="${AB_WARMUP:-10}" # seconds of each variant; more on a busy machine, whe
 log "warm-up (JIT): $WARMUP s of each variant"
 run_wrk "$CONNS" "$WARMUP" "${urls[0]}/bench/noop" post-noop >/dev/null
 for ((i = 0; i < ${#names[@]}; i++)); do
-  run_wrk "$CONNS" "$WARMUP" "${urls[$i]}" post-review-sustained >/dev/null; purge "${queues[$i]}"
+  run_wrk "$CONNS" "$WARMUP" "${urls[$i]}$APATH" "$SCRIPT" >/dev/null; purge "${queues[$i]}"
 done
 
 echo "variant,rep,rps,p99_ms,non2xx,server_us,broker_us,writes_per_message,load1" >"$OUT/data.csv"
@@ -79,7 +87,7 @@ for ((rep = 1; rep <= REPS; rep++)); do
     if [[ $v == noop ]]; then
       i=0; name=noop; url="${urls[0]}/bench/noop"; script=post-noop
     else
-      i=$v; name="${names[$i]}"; url="${urls[$i]}"; script=post-review-sustained
+      i=$v; name="${names[$i]}"; url="${urls[$i]}$APATH"; script="$SCRIPT"
     fi
     load1=$(cut -d' ' -f1 /proc/loadavg)
     read -r m0 w0 < <(batches "${urls[$i]}")

@@ -19,6 +19,7 @@ import org.albumstore.common.config.Setting;
 import org.albumstore.server.metrics.MetricsPort;
 import org.albumstore.server.web.AlbumUpload;
 import org.albumstore.server.web.AlbumsServlet;
+import org.albumstore.server.web.AsyncRead;
 import org.albumstore.server.web.FallbackServlet;
 import org.albumstore.server.web.HealthServlet;
 import org.albumstore.server.web.InFlightFilter;
@@ -101,8 +102,11 @@ public final class AlbumStoreListener implements ServletContextListener {
     ServerSettings s = c.settings();
     // Above the publisher's own deadlines (queue wait + confirm wait): only a safety net.
     long asyncTimeoutMs = 2L * s.confirmTimeoutMs() + 1000;
-    // Above the waiters' own bound plus one poll query's timeout: only a safety net.
+    // Above the waiters' own bound plus one query's timeout: only a safety net. A read queued for a
+    // read thread longer than that (a stuck database) is answered 503 by it.
     long readTimeoutMs = s.readWait().maxWaitMs() + 10_000L;
+
+    AsyncRead asyncRead = new AsyncRead(c.readThreads(), c.waiters(), readTimeoutMs);
 
     ServletRegistration.Dynamic albums =
         sc.addServlet(
@@ -111,9 +115,9 @@ public final class AlbumStoreListener implements ServletContextListener {
                 c.publisher(),
                 c.reads(),
                 c.waiters(),
+                asyncRead,
                 s.maxImageBytes(),
-                asyncTimeoutMs,
-                readTimeoutMs));
+                asyncTimeoutMs));
     map(albums, "/albums", "/albums/*");
     albums.setAsyncSupported(true);
     albums.setLoadOnStartup(1);
@@ -127,7 +131,8 @@ public final class AlbumStoreListener implements ServletContextListener {
             Math.min(s.maxImageBytes(), 256 * 1024)));
 
     ServletRegistration.Dynamic review =
-        sc.addServlet("review", new ReviewServlet(c.publisher(), c.reads(), asyncTimeoutMs));
+        sc.addServlet(
+            "review", new ReviewServlet(c.publisher(), c.reads(), asyncRead, asyncTimeoutMs));
     map(review, "/review/*");
     review.setAsyncSupported(true);
     review.setLoadOnStartup(1);

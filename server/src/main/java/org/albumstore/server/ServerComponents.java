@@ -13,14 +13,16 @@ import org.albumstore.server.publish.PublisherLimits;
 import org.albumstore.server.read.AlbumReads;
 import org.albumstore.server.read.AlbumWaiters;
 import org.albumstore.server.read.PostgresDriver;
+import org.albumstore.server.read.ReadThreads;
 import org.albumstore.server.web.Readiness;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * The resources the servlets share, opened once when the web application starts and closed in
- * reverse order, each with a bounded wait, when it stops: read pool, broker connection, publisher,
- * and the poller of the reads that wait for a new album.
+ * reverse order, each with a bounded wait, when it stops: read pool, the read threads of the
+ * queries that could not run on their request thread, broker connection, publisher, and the poller
+ * of the reads that wait for a new album.
  *
  * <p>Neither the broker nor the database must be up for the server to start: writes and reads
  * answer 503 (and {@code /health} says which is down) until they are.
@@ -30,6 +32,9 @@ public final class ServerComponents implements AutoCloseable {
 
   /** The read pool's name: its metrics label, and the prefix of its threads' names. */
   static final String READ_POOL = "albumstore-server-reads";
+
+  /** The prefix of the read threads' names ({@link ReadThreads}). */
+  static final String READ_THREADS = "albumstore-server-read-queries";
 
   /** Bounds the wait for the pool's threads to end; they normally end within a millisecond. */
   private static final Duration POOL_THREADS_EXIT = Duration.ofSeconds(5);
@@ -41,6 +46,8 @@ public final class ServerComponents implements AutoCloseable {
   private final BrokerConnector broker;
   private final ConfirmedPublisher publisher;
   private final AlbumReads reads;
+  private final ReadThreads readThreads;
+  private final PoolThreads readThreadNames;
   private final AlbumWaiters waiters;
   private final Readiness readiness = new Readiness();
 
@@ -52,6 +59,8 @@ public final class ServerComponents implements AutoCloseable {
       BrokerConnector broker,
       ConfirmedPublisher publisher,
       AlbumReads reads,
+      ReadThreads readThreads,
+      PoolThreads readThreadNames,
       AlbumWaiters waiters) {
     this.settings = settings;
     this.metrics = metrics;
@@ -60,6 +69,8 @@ public final class ServerComponents implements AutoCloseable {
     this.broker = broker;
     this.publisher = publisher;
     this.reads = reads;
+    this.readThreads = readThreads;
+    this.readThreadNames = readThreadNames;
     this.waiters = waiters;
   }
 
@@ -69,10 +80,18 @@ public final class ServerComponents implements AutoCloseable {
     ServerMetrics metrics = new ServerMetrics();
     PoolThreads poolThreads = new PoolThreads(READ_POOL);
     HikariDataSource pool = Databases.pool(db, READ_POOL, settings.dbPoolSize(), poolThreads);
+    PoolThreads readThreadNames = new PoolThreads(READ_THREADS);
+    ReadThreads readThreads =
+        new ReadThreads(
+            settings.readInlineMax(),
+            settings.dbPoolSize(),
+            settings.readQueueMax(),
+            readThreadNames);
     BrokerConnector broker = null;
     AlbumWaiters waiters = null;
     try {
       metrics.bindPool(pool);
+      metrics.bindReadThreads(readThreads);
       AlbumReads reads = new AlbumReads(pool);
       waiters = new AlbumWaiters(reads::albums, settings.readWait(), metrics.readWaitObserver());
       metrics.bindReadWaiters(waiters);
@@ -93,7 +112,16 @@ public final class ServerComponents implements AutoCloseable {
       publisher.start();
       log.info("Server components started: {}, {}, {}", settings, amqp, db);
       return new ServerComponents(
-          settings, metrics, pool, poolThreads, broker, publisher, reads, waiters);
+          settings,
+          metrics,
+          pool,
+          poolThreads,
+          broker,
+          publisher,
+          reads,
+          readThreads,
+          readThreadNames,
+          waiters);
     } catch (RuntimeException e) {
       if (waiters != null) {
         waiters.close();
@@ -101,6 +129,7 @@ public final class ServerComponents implements AutoCloseable {
       if (broker != null) {
         broker.close(Duration.ofSeconds(5));
       }
+      closeReadThreads(readThreads, readThreadNames);
       closePool(pool, poolThreads);
       metrics.close();
       PostgresDriver.deregisterIfOwnedByThisApplication();
@@ -123,6 +152,11 @@ public final class ServerComponents implements AutoCloseable {
 
   public AlbumReads reads() {
     return reads;
+  }
+
+  /** Where a GET's query waits when no read connection is free for it at once. */
+  public ReadThreads readThreads() {
+    return readThreads;
   }
 
   /** Where {@code GET /albums/{albumID}} waits for an acknowledged album. */
@@ -151,13 +185,23 @@ public final class ServerComponents implements AutoCloseable {
     return reads.isUp();
   }
 
+  /** Closes the read threads and returns once they have ended (see {@link PoolThreads}). */
+  private static void closeReadThreads(ReadThreads readThreads, PoolThreads threads) {
+    readThreads.close();
+    awaitExit(threads);
+  }
+
   /** Closes the pool and returns once its threads have ended (see {@link PoolThreads}). */
   private static void closePool(HikariDataSource pool, PoolThreads threads) {
     pool.close();
+    awaitExit(threads);
+  }
+
+  private static void awaitExit(PoolThreads threads) {
     try {
       List<String> running = threads.awaitExit(POOL_THREADS_EXIT);
       if (!running.isEmpty()) {
-        log.warn("{} still running {} after the pool closed", running, POOL_THREADS_EXIT);
+        log.warn("{} still running {} after closing", running, POOL_THREADS_EXIT);
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
@@ -165,15 +209,19 @@ public final class ServerComponents implements AutoCloseable {
   }
 
   /**
-   * The waiting reads first (answered 503, their poller stopped), then the publisher (it drains
-   * what is queued while the connection is still open), then the connection, then the pool, whose
-   * threads have ended when this returns.
+   * The waiting reads first (answered 503, their poller stopped), then the queued queries (answered
+   * 503, the read threads ended), then the publisher (it drains what is queued while the connection
+   * is still open), then the connection, then the pool, whose threads have ended when this returns.
    */
   @Override
   public void close() {
     try {
       try {
-        waiters.close();
+        try {
+          waiters.close();
+        } finally {
+          closeReadThreads(readThreads, readThreadNames);
+        }
       } finally {
         publisher.close(Duration.ofMillis(settings.confirmTimeoutMs() + 1000L));
       }

@@ -37,7 +37,9 @@ import org.albumstore.server.read.ReadWaitSettings;
  *     answered 503
  * @param publishQueueMax most writes waiting for a publisher before new ones get 503
  * @param maxImageBytes largest accepted {@code image} part (bigger is 413)
- * @param dbPoolSize connections of the read pool
+ * @param dbPoolSize connections of the read pool, and as many read threads ({@code ReadThreads})
+ * @param readInlineMax most GETs querying on their request threads at once ({@code ReadThreads})
+ * @param readQueueMax most GETs waiting for a read thread before new ones get 503
  * @param readWait how {@code GET /albums/{albumID}} waits for an acknowledged album (read-your-
  *     writes; its own declarations in {@link ReadWaitSettings})
  */
@@ -51,6 +53,8 @@ public record ServerSettings(
     int publishQueueMax,
     int maxImageBytes,
     int dbPoolSize,
+    int readInlineMax,
+    int readQueueMax,
     ReadWaitSettings readWait) {
 
   public static final Setting<Integer> HTTP_THREADS =
@@ -62,6 +66,27 @@ public record ServerSettings(
       Setting.integer("ALBUMSTORE_DB_POOL_SIZE", 8, 1, 500)
           .withFlag("--db-pool-size", "N")
           .withHelp("Read connections");
+
+  /**
+   * 64: far more than the read pool's connections, so that a busy but healthy database queues its
+   * reads on their request threads (the cheaper queue), and well below the 200 request threads, so
+   * that a stuck one leaves most of them to the writes.
+   */
+  public static final Setting<Integer> READ_INLINE_MAX =
+      Setting.integer("ALBUMSTORE_READ_INLINE_MAX", 64, 1, 100_000)
+          .withFlag("--read-inline-max", "N")
+          .withHelp(
+              "Most GETs querying on their request threads at once (running, or waiting for a"
+                  + " read connection); beyond, a GET waits for the database without a request"
+                  + " thread. Keep it below the request threads (--http-threads, or a WAR"
+                  + " connector's maxThreads): writes need the rest");
+
+  public static final Setting<Integer> READ_QUEUE_MAX =
+      Setting.integer("ALBUMSTORE_READ_QUEUE_MAX", 1000, 1, 1_000_000)
+          .withFlag("--read-queue-max", "N")
+          .withHelp(
+              "Most GETs waiting for the database without a request thread; beyond, 503 with"
+                  + " Retry-After");
 
   public static final Setting<Integer> PUBLISH_CHANNELS =
       Setting.integer("ALBUMSTORE_PUBLISH_CHANNELS", 4, 1, 64)
@@ -116,6 +141,8 @@ public record ServerSettings(
               CommonSettings.SERVICE,
               List.<Setting<?>>of(
                   DB_POOL_SIZE,
+                  READ_INLINE_MAX,
+                  READ_QUEUE_MAX,
                   PUBLISH_CHANNELS,
                   PUBLISH_BUNDLE_MAX,
                   PUBLISH_BUNDLE_BYTES,
@@ -143,6 +170,8 @@ public record ServerSettings(
         PUBLISH_QUEUE_MAX.read(env),
         MAX_IMAGE_BYTES.read(env),
         DB_POOL_SIZE.read(env),
+        READ_INLINE_MAX.read(env),
+        READ_QUEUE_MAX.read(env),
         ReadWaitSettings.from(env));
   }
 

@@ -3,15 +3,26 @@ package org.albumstore.server;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.zaxxer.hikari.HikariDataSource;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.net.http.HttpResponse.BodyHandlers;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
+import java.sql.Statement;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import org.albumstore.common.config.AmqpSettings;
 import org.albumstore.common.config.CommonSettings;
 import org.albumstore.common.config.Env;
 import org.albumstore.common.db.Databases;
+import org.albumstore.common.testing.Scrapes;
 import org.albumstore.common.testing.TestServices;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -125,6 +136,76 @@ class ReadPathIT {
       assertThat(health.status()).isEqualTo(503);
       assertThat(health.json())
           .isEqualTo(Map.of("status", "DOWN", "broker", "UP", "database", "DOWN"));
+    } finally {
+      TestServices.deleteTopology(own);
+    }
+  }
+
+  /**
+   * A slow database holds no more request threads than {@code --read-inline-max}: with every read
+   * stuck behind a locked table, the queries beyond it wait for a read thread without a request
+   * thread, the ones beyond the queue's bound get 503 at once, and a write is still answered, all
+   * while the reads wait. Before, every request thread would be waiting on the database (2 in a
+   * query, the others for a connection) until the query timeout (5 s) failed the first reads, and
+   * the write only then got a thread.
+   */
+  @Test
+  void readsStuckOnALockedTableLeaveRequestThreadsForWrites() throws Exception {
+    AmqpSettings own = TestServices.amqp("server.slowDatabase");
+    Map<String, String> env = new HashMap<>(TestServices.overrides(own, TestServices.database()));
+    env.put(CommonSettings.HTTP_PORT.variable(), "0");
+    env.put(ServerSettings.HTTP_THREADS.variable(), "4");
+    env.put(ServerSettings.DB_POOL_SIZE.variable(), "2");
+    env.put(ServerSettings.READ_INLINE_MAX.variable(), "2");
+    env.put(ServerSettings.READ_QUEUE_MAX.variable(), "6");
+    String id = run + "-locked";
+    insertCounts(id, 2, 1);
+    HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+    try (AlbumStoreServer small = AlbumStoreServer.start(Env.system().withOverrides(env));
+        Connection lock = db.getConnection()) {
+      lock.setAutoCommit(false);
+      try (Statement st = lock.createStatement()) {
+        st.execute("LOCK TABLE album_reviews IN ACCESS EXCLUSIVE MODE");
+      }
+      // 2 query on their request threads (and block), 2 wait on the read threads for a permit,
+      // 6 wait in the queue, and 2 find no room.
+      List<CompletableFuture<HttpResponse<String>>> reads = new ArrayList<>();
+      for (int i = 0; i < 12; i++) {
+        reads.add(
+            http.sendAsync(
+                HttpRequest.newBuilder(URI.create(small.baseUrl() + "/review/" + id)).build(),
+                BodyHandlers.ofString()));
+      }
+      Api api = new Api(small.baseUrl());
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+      while (reads.stream().filter(CompletableFuture::isDone).count() < 2
+          || Scrapes.sum(api.get("/metrics").body(), "albumstore_read_queued", Map.of()) < 6) {
+        assertThat(System.nanoTime()).as("2 refused and 6 queued").isLessThan(deadline);
+        Thread.sleep(10);
+      }
+
+      Api.Reply write = api.post("/review/like/" + id);
+
+      assertThat(write.status()).isEqualTo(200);
+      List<HttpResponse<String>> refused =
+          reads.stream().filter(CompletableFuture::isDone).map(CompletableFuture::join).toList();
+      assertThat(refused).as("reads answered while the table was locked").hasSize(2);
+      for (HttpResponse<String> r : refused) {
+        assertThat(r.statusCode()).isEqualTo(503);
+        assertThat(r.headers().firstValue("Retry-After")).hasValue("1");
+        assertThat(r.body()).contains("too many reads are waiting for the database");
+      }
+      lock.rollback();
+
+      for (CompletableFuture<HttpResponse<String>> f : reads) {
+        HttpResponse<String> r = f.get(10, TimeUnit.SECONDS);
+        if (!refused.contains(r)) {
+          assertThat(r.statusCode()).isEqualTo(200);
+          assertThat(r.body()).isEqualTo("{\"likes\":\"2\",\"dislikes\":\"1\"}");
+        }
+      }
+      assertThat(Scrapes.sum(api.get("/metrics").body(), "albumstore_read_queued", Map.of()))
+          .isZero();
     } finally {
       TestServices.deleteTopology(own);
     }

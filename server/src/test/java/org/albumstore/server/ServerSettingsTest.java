@@ -26,6 +26,8 @@ class ServerSettingsTest {
                 20_000,
                 10 * 1024 * 1024,
                 8,
+                64,
+                1000,
                 new ReadWaitSettings(5000, 60_000, 2000, 1000, 5)));
   }
 
@@ -66,6 +68,8 @@ class ServerSettingsTest {
             Map.entry(ServerSettings.PUBLISH_QUEUE_MAX.variable(), "10"),
             Map.entry(ServerSettings.MAX_IMAGE_BYTES.variable(), "1000"),
             Map.entry(ServerSettings.DB_POOL_SIZE.variable(), "3"),
+            Map.entry(ServerSettings.READ_INLINE_MAX.variable(), "5"),
+            Map.entry(ServerSettings.READ_QUEUE_MAX.variable(), "40"),
             Map.entry(ReadWaitSettings.MAX_WAIT_MS.variable(), "300"),
             Map.entry(ReadWaitSettings.WINDOW_MS.variable(), "2000"),
             Map.entry(ReadWaitSettings.CLOCK_SKEW_MS.variable(), "0"),
@@ -75,7 +79,18 @@ class ServerSettingsTest {
     assertThat(s)
         .isEqualTo(
             new ServerSettings(
-                0, 16, 2, 1, 65536, 750, 10, 1000, 3, new ReadWaitSettings(300, 2000, 0, 7, 20)));
+                0,
+                16,
+                2,
+                1,
+                65536,
+                750,
+                10,
+                1000,
+                3,
+                5,
+                40,
+                new ReadWaitSettings(300, 2000, 0, 7, 20)));
     Map<String, String> resolved = ServerSettings.resolve(Env.of(env));
     assertThat(resolved).containsAllEntriesOf(env);
     assertThat(ServerSettings.from(Env.of(resolved))).isEqualTo(s);

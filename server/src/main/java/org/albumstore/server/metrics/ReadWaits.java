@@ -10,10 +10,11 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.albumstore.common.metrics.ServiceMeters;
 import org.albumstore.server.read.AlbumWaiters;
+import org.albumstore.server.read.ReadThreads;
 import org.albumstore.server.read.ReadWaitObserver;
 
 /**
- * The read-your-writes waits of {@code GET /albums/{albumID}}:
+ * The waits of the GETs: for a read thread, and (read-your-writes) for a new album:
  *
  * <ul>
  *   <li>{@code albumstore_read_wait_seconds{outcome}}: one sample per read that waited, by how it
@@ -29,6 +30,7 @@ final class ReadWaits implements ReadWaitObserver {
   static final String WAIT = "albumstore.read.wait";
   static final String REJECTED = "albumstore.read.wait.rejected";
   static final String WAITERS = "albumstore.read.waiters";
+  static final String QUEUED = "albumstore.read.queued";
 
   private final Map<Outcome, Timer> waits = new EnumMap<>(Outcome.class);
   private final Counter rejected;
@@ -52,6 +54,12 @@ final class ReadWaits implements ReadWaitObserver {
   static void bindWaiting(MeterRegistry registry, AlbumWaiters waiters) {
     Gauge.builder(WAITERS, waiters, AlbumWaiters::waiting)
         .description("GET /albums/{albumID} waiting for an acknowledged album to be applied")
+        .register(registry);
+  }
+
+  static void bindQueued(MeterRegistry registry, ReadThreads threads) {
+    Gauge.builder(QUEUED, threads, ReadThreads::queued)
+        .description("GETs whose query waits for a read thread")
         .register(registry);
   }
 

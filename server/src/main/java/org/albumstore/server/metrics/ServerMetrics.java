@@ -15,6 +15,7 @@ import org.albumstore.common.metrics.ServiceMeters;
 import org.albumstore.server.publish.ConfirmedPublisher;
 import org.albumstore.server.publish.PublishObserver;
 import org.albumstore.server.read.AlbumWaiters;
+import org.albumstore.server.read.ReadThreads;
 import org.albumstore.server.read.ReadWaitObserver;
 
 /**
@@ -31,7 +32,8 @@ import org.albumstore.server.read.ReadWaitObserver;
  *   <li>{@code albumstore_publish_channels}, {@code albumstore_publish_channels_in_use}, {@code
  *       albumstore_publish_waiters}: the channel pool;
  *   <li>{@code albumstore_read_wait_seconds{outcome}}, {@code albumstore_read_wait_rejected_total},
- *       {@code albumstore_read_waiters}: the reads that waited for an acknowledged album ({@link
+ *       {@code albumstore_read_waiters}: the reads that waited for an acknowledged album, and
+ *       {@code albumstore_read_queued}: the queries that wait for a read thread ({@link
  *       ReadWaits});
  *   <li>{@code hikaricp_connections_*{pool="albumstore-server-reads"}}: the read pool (HikariCP's
  *       own Micrometer tracker);
@@ -81,6 +83,11 @@ public final class ServerMetrics implements AutoCloseable {
   /** Adds the gauge of reads waiting now. */
   public void bindReadWaiters(AlbumWaiters waiters) {
     ReadWaits.bindWaiting(registry, waiters);
+  }
+
+  /** Adds the gauge of queries waiting for a read thread now. */
+  public void bindReadThreads(ReadThreads threads) {
+    ReadWaits.bindQueued(registry, threads);
   }
 
   /** What the publisher reports confirmed writes to. */

@@ -36,27 +36,26 @@ public final class AlbumsServlet extends ApiServlet {
   private final ConfirmedPublisher publisher;
   private final AlbumReads reads;
   private final AlbumWaiters waiters;
+  private final AsyncRead asyncRead;
   private final int maxImageBytes;
   private final long asyncTimeoutMs;
-  private final long readTimeoutMs;
 
   /**
    * @param asyncTimeoutMs safety net of a write's async wait
-   * @param readTimeoutMs safety net of a read's async wait (above the waiters' own bound)
    */
   public AlbumsServlet(
       ConfirmedPublisher publisher,
       AlbumReads reads,
       AlbumWaiters waiters,
+      AsyncRead asyncRead,
       int maxImageBytes,
-      long asyncTimeoutMs,
-      long readTimeoutMs) {
+      long asyncTimeoutMs) {
     this.publisher = publisher;
     this.reads = reads;
     this.waiters = waiters;
+    this.asyncRead = asyncRead;
     this.maxImageBytes = maxImageBytes;
     this.asyncTimeoutMs = asyncTimeoutMs;
-    this.readTimeoutMs = readTimeoutMs;
   }
 
   @Override
@@ -87,14 +86,19 @@ public final class AlbumsServlet extends ApiServlet {
   private void read(String rawId, HttpServletRequest req, HttpServletResponse resp)
       throws HttpProblem, ReadFailedException, IOException {
     String albumId = RequestChecks.albumId(rawId);
-    Optional<AlbumProfile> album = reads.album(albumId);
-    if (album.isPresent()) {
-      writeAlbum(resp, album.get());
-    } else if (waiters.worthWaitingFor(albumId)) {
-      AsyncRead.awaitAlbum(req, resp, waiters, albumId, readTimeoutMs);
-    } else {
-      throw new HttpProblem(404, NOT_FOUND);
-    }
+    asyncRead.serve(
+        req,
+        resp,
+        () -> {
+          Optional<AlbumProfile> album = reads.album(albumId);
+          if (album.isPresent()) {
+            return AsyncRead.Reply.of(r -> writeAlbum(r, album.get()));
+          }
+          if (waiters.worthWaitingFor(albumId)) {
+            return AsyncRead.Reply.awaitAlbum(albumId);
+          }
+          throw new HttpProblem(404, NOT_FOUND);
+        });
   }
 
   static void writeAlbum(HttpServletResponse resp, AlbumProfile p) throws IOException {

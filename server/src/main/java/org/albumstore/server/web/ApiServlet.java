@@ -40,8 +40,7 @@ abstract class ApiServlet extends HttpServlet {
     } catch (HttpProblem p) {
       Responses.problem(resp, p);
     } catch (ReadFailedException e) {
-      readFailures.warn("Database read failed; answering 503", e.getCause());
-      Responses.unavailable(resp, "the database is unavailable; retry in a second");
+      databaseUnavailable(resp, e);
     } catch (RuntimeException e) {
       internalFailures.warn("Request failed: " + req.getMethod() + " " + path, e);
       if (!resp.isCommitted() && !req.isAsyncStarted()) {
@@ -49,6 +48,13 @@ abstract class ApiServlet extends HttpServlet {
         Responses.error(resp, 500, "internal error; retry later");
       }
     }
+  }
+
+  /** The answer to a failed query (logged, throttled): 503 with Retry-After. */
+  static void databaseUnavailable(HttpServletResponse resp, ReadFailedException e)
+      throws IOException {
+    readFailures.warn("Database read failed; answering 503", e.getCause());
+    Responses.unavailable(resp, "the database is unavailable; retry in a second");
   }
 
   /** Serves a request whose resource belongs to this servlet and whose method is right. */

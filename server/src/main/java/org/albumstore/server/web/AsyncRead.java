@@ -6,92 +6,200 @@ import jakarta.servlet.AsyncListener;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
-import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.albumstore.common.event.AlbumProfile;
 import org.albumstore.server.read.AlbumWaiters;
 import org.albumstore.server.read.AlbumWaiters.Waiter;
+import org.albumstore.server.read.ReadFailedException;
+import org.albumstore.server.read.ReadThreads;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Parks a {@code GET /albums/{albumID}} in {@link AlbumWaiters} without holding a Tomcat thread:
- * the request goes async, the thread returns to the pool at once, and the waiters' poller answers
- * it (200 with the album, 404 after the bound, 503 on a database failure), like {@link AsyncWrite}
- * does for writes.
+ * Serves the GETs without letting the database hold Tomcat's threads: the query runs on the request
+ * thread only while fewer than {@code --read-inline-max} reads do; otherwise the request goes async
+ * and its query waits for a read thread ({@link ReadThreads}). A {@code GET /albums/{albumID}} for
+ * an album acknowledged but not yet applied then waits in {@link AlbumWaiters}, async too, until
+ * the waiters' poller answers it (200 with the album, 404 after the bound, 503 on a database
+ * failure), like {@link AsyncWrite} does for writes.
  *
- * <p>Exactly one answer: the poller and this request's async timeout (a safety net above the bound
- * plus one query's timeout) claim the waiter, and only the winner writes; a broken connection
- * claims it too, so the poller just forgets it.
+ * <p>Exactly one answer per async read: the read thread or the poller, this request's async timeout
+ * (a safety net above the wait's bound plus one query's timeout) and a broken connection race for
+ * one flag ({@link Exchange}), and only the winner writes.
  */
-final class AsyncRead {
+public final class AsyncRead {
   private static final Logger log = LoggerFactory.getLogger(AsyncRead.class);
   private static final ThrottledLog failures = new ThrottledLog(log, 10_000);
 
   static final String TOO_MANY_WAITING =
       "too many reads are waiting for new albums right now; retry in a second";
+  static final String TOO_MANY_QUEUED =
+      "too many reads are waiting for the database right now; retry in a second";
+  static final String STOPPING = "the server is stopping; retry in a second";
 
-  private AsyncRead() {}
-
-  static void awaitAlbum(
-      HttpServletRequest req,
-      HttpServletResponse resp,
-      AlbumWaiters waiters,
-      String albumId,
-      long timeoutMs)
-      throws IOException {
-    AsyncContext ac = req.startAsync();
-    ac.setTimeout(timeoutMs);
-    AtomicReference<Waiter> parked = new AtomicReference<>();
-    // Added before parking; the container fires its events only after this dispatch returned.
-    ac.addListener(
-        new AsyncListener() {
-          @Override
-          public void onTimeout(AsyncEvent event) throws IOException {
-            Waiter w = parked.get();
-            if (w != null && w.claim()) {
-              Responses.unavailable(resp, "the database did not answer in time; retry in a second");
-              ac.complete();
-            }
-          }
-
-          @Override
-          public void onError(AsyncEvent event) {
-            Waiter w = parked.get();
-            if (w != null) {
-              w.claim(); // the connection is gone: nobody to answer
-            }
-          }
-
-          @Override
-          public void onComplete(AsyncEvent event) {}
-
-          @Override
-          public void onStartAsync(AsyncEvent event) {}
-        });
-    Waiter w = waiters.park(albumId, new Answer(resp, ac));
-    if (w == null) {
-      Responses.unavailable(
-          resp,
-          waiters.stopping() ? "the server is stopping; retry in a second" : TOO_MANY_WAITING);
-      ac.complete();
-      return;
-    }
-    parked.set(w);
+  /** A GET's query and what it answers; on the request thread or on a read thread. */
+  @FunctionalInterface
+  interface Query {
+    Reply run() throws HttpProblem, ReadFailedException;
   }
 
   /**
-   * Writes the poller's answer and completes the request. A class, not a record: the Eclipse
-   * Transformer that makes albumstore-javax.war does not rewrite a record's component descriptors,
-   * so a record holding Servlet API types would keep {@code jakarta.servlet} names in the Tomcat 9
-   * WAR (JavaxWarIT checks that none is left).
+   * What a GET answers once its query ran: a response, or a wait for a new album. A class, not a
+   * record: the Eclipse Transformer that makes albumstore-javax.war does not rewrite a record's
+   * component descriptors, so a record holding Servlet API types would keep {@code jakarta.servlet}
+   * names in the Tomcat 9 WAR (JavaxWarIT checks that none is left).
    */
-  private static final class Answer implements AlbumWaiters.Answer {
+  static final class Reply {
+    private final AsyncWrite.Success response;
+    private final String awaitedAlbumId;
+
+    private Reply(AsyncWrite.Success response, String awaitedAlbumId) {
+      this.response = response;
+      this.awaitedAlbumId = awaitedAlbumId;
+    }
+
+    static Reply of(AsyncWrite.Success response) {
+      return new Reply(response, null);
+    }
+
+    /** Wait for this album in {@link AlbumWaiters}. */
+    static Reply awaitAlbum(String albumId) {
+      return new Reply(null, albumId);
+    }
+  }
+
+  private final ReadThreads threads;
+  private final AlbumWaiters waiters;
+  private final long timeoutMs;
+
+  /**
+   * @param timeoutMs safety net of a read's async wait (above the waiters' bound plus one query's
+   *     timeout)
+   */
+  public AsyncRead(ReadThreads threads, AlbumWaiters waiters, long timeoutMs) {
+    this.threads = threads;
+    this.waiters = waiters;
+    this.timeoutMs = timeoutMs;
+  }
+
+  /**
+   * Runs {@code query} and answers its reply. On the request thread, its failures pass to the
+   * servlet like any other; on a read thread they are answered there the same way.
+   */
+  void serve(HttpServletRequest req, HttpServletResponse resp, Query query)
+      throws HttpProblem, ReadFailedException, IOException {
+    if (threads.tryAcquire()) {
+      Reply reply;
+      try {
+        reply = query.run();
+      } finally {
+        threads.release();
+      }
+      if (reply.awaitedAlbumId == null) {
+        reply.response.write(resp);
+      } else {
+        park(start(req, resp), reply.awaitedAlbumId);
+      }
+      return;
+    }
+    Exchange ex = start(req, resp);
+    if (!threads.queue(new Queued(ex, query))) {
+      ex.respond(r -> Responses.unavailable(r, TOO_MANY_QUEUED));
+    }
+  }
+
+  private Exchange start(HttpServletRequest req, HttpServletResponse resp) {
+    AsyncContext ac = req.startAsync();
+    ac.setTimeout(timeoutMs);
+    Exchange ex = new Exchange(resp, ac);
+    // Added before anything can answer; the container fires its events only after this dispatch
+    // returned.
+    ac.addListener(ex);
+    return ex;
+  }
+
+  private void park(Exchange ex, String albumId) {
+    Waiter w = waiters.park(albumId, ex);
+    if (w == null) {
+      ex.respond(r -> Responses.unavailable(r, waiters.stopping() ? STOPPING : TOO_MANY_WAITING));
+      return;
+    }
+    ex.waiter = w;
+    if (ex.answered.get()) {
+      w.claim(); // timed out meanwhile: the poller just forgets it
+    }
+  }
+
+  /** A query that waited for a read thread, and runs on it. */
+  private final class Queued implements ReadThreads.Queued {
+    private final Exchange ex;
+    private final Query query;
+
+    Queued(Exchange ex, Query query) {
+      this.ex = ex;
+      this.query = query;
+    }
+
+    @Override
+    public void run() {
+      if (ex.answered.get()) {
+        return; // timed out or disconnected while queued: nobody waits for this query
+      }
+      Reply reply;
+      try {
+        reply = query.run();
+      } catch (HttpProblem p) {
+        ex.respond(r -> Responses.problem(r, p));
+        return;
+      } catch (ReadFailedException e) {
+        ex.respond(r -> ApiServlet.databaseUnavailable(r, e));
+        return;
+      } catch (RuntimeException e) {
+        failures.warn("A queued read failed", e);
+        ex.respond(r -> Responses.error(r, 500, "internal error; retry later"));
+        return;
+      }
+      if (reply.awaitedAlbumId == null) {
+        ex.respond(reply.response);
+      } else {
+        park(ex, reply.awaitedAlbumId);
+      }
+    }
+
+    @Override
+    public void abandon() {
+      ex.respond(r -> Responses.unavailable(r, STOPPING));
+    }
+  }
+
+  /**
+   * One async read: its response, and the flag that lets exactly one of the read thread, the
+   * poller, the timeout and a broken connection answer it. A class, not a record (see {@link
+   * Reply}).
+   */
+  private static final class Exchange implements AlbumWaiters.Answer, AsyncListener {
     private final HttpServletResponse resp;
     private final AsyncContext ac;
+    private final AtomicBoolean answered = new AtomicBoolean();
+    private volatile Waiter waiter;
 
-    Answer(HttpServletResponse resp, AsyncContext ac) {
+    Exchange(HttpServletResponse resp, AsyncContext ac) {
       this.resp = resp;
       this.ac = ac;
+    }
+
+    /** Writes {@code write} and completes, unless another already answered. */
+    void respond(AsyncWrite.Success write) {
+      if (!answered.compareAndSet(false, true)) {
+        return;
+      }
+      try {
+        write.write(resp);
+      } catch (IOException | RuntimeException e) {
+        failures.warn("Writing a read's response failed", e);
+      } finally {
+        ac.complete();
+      }
     }
 
     @Override
@@ -109,14 +217,30 @@ final class AsyncRead {
       respond(r -> Responses.unavailable(r, msg));
     }
 
-    private void respond(AsyncWrite.Success write) {
-      try {
-        write.write(resp);
-      } catch (IOException | RuntimeException e) {
-        failures.warn("Writing a waiting read's response failed", e);
-      } finally {
-        ac.complete();
+    @Override
+    public void onTimeout(AsyncEvent event) {
+      respond(
+          r -> Responses.unavailable(r, "the database did not answer in time; retry in a second"));
+      forgetWaiter();
+    }
+
+    @Override
+    public void onError(AsyncEvent event) {
+      answered.set(true); // the connection is gone: nobody to answer
+      forgetWaiter();
+    }
+
+    private void forgetWaiter() {
+      Waiter w = waiter;
+      if (w != null) {
+        w.claim();
       }
     }
+
+    @Override
+    public void onComplete(AsyncEvent event) {}
+
+    @Override
+    public void onStartAsync(AsyncEvent event) {}
   }
 }

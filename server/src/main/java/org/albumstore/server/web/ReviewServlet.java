@@ -28,11 +28,14 @@ import org.albumstore.server.read.ReviewCounts;
 public final class ReviewServlet extends ApiServlet {
   private final ConfirmedPublisher publisher;
   private final AlbumReads reads;
+  private final AsyncRead asyncRead;
   private final long asyncTimeoutMs;
 
-  public ReviewServlet(ConfirmedPublisher publisher, AlbumReads reads, long asyncTimeoutMs) {
+  public ReviewServlet(
+      ConfirmedPublisher publisher, AlbumReads reads, AsyncRead asyncRead, long asyncTimeoutMs) {
     this.publisher = publisher;
     this.reads = reads;
+    this.asyncRead = asyncRead;
     this.asyncTimeoutMs = asyncTimeoutMs;
   }
 
@@ -41,7 +44,7 @@ public final class ReviewServlet extends ApiServlet {
       throws HttpProblem, ReadFailedException, IOException {
     switch (route.resource()) {
       case VOTE -> vote(route.params().get(0), route.params().get(1), req, resp);
-      case REVIEW_COUNTS -> counts(route.params().get(0), resp);
+      case REVIEW_COUNTS -> counts(route.params().get(0), req, resp);
       default -> throw new HttpProblem(404, ErrorMessages.UNKNOWN_PATH);
     }
   }
@@ -61,18 +64,22 @@ public final class ReviewServlet extends ApiServlet {
         Responses::emptyOk);
   }
 
-  private void counts(String rawId, HttpServletResponse resp)
+  private void counts(String rawId, HttpServletRequest req, HttpServletResponse resp)
       throws HttpProblem, ReadFailedException, IOException {
     String albumId = RequestChecks.albumId(rawId);
-    Optional<ReviewCounts> counts = reads.reviews(albumId);
-    if (counts.isEmpty()) {
-      throw new HttpProblem(404, "no album and no reviews with this albumID");
-    }
-    Responses.json(
+    asyncRead.serve(
+        req,
         resp,
-        200,
-        Json.object(
-            "likes", Long.toString(counts.get().likes()),
-            "dislikes", Long.toString(counts.get().dislikes())));
+        () -> {
+          Optional<ReviewCounts> counts = reads.reviews(albumId);
+          if (counts.isEmpty()) {
+            throw new HttpProblem(404, "no album and no reviews with this albumID");
+          }
+          String json =
+              Json.object(
+                  "likes", Long.toString(counts.get().likes()),
+                  "dislikes", Long.toString(counts.get().dislikes()));
+          return AsyncRead.Reply.of(r -> Responses.json(r, 200, json));
+        });
   }
 }

@@ -28,7 +28,8 @@ import org.albumstore.server.read.ReadWaitSettings;
  *
  * @param httpPort HTTP port of the embedded server (0: any free port); unused in a WAR
  * @param httpThreads request threads of the embedded server (a WAR uses its connector's); with
- *     async writes a thread is held only while a request is parsed or a read is served
+ *     async writes a thread is held only while a request is parsed or a read queries (at most
+ *     {@code readInlineMax} reads at once)
  * @param publishChannels publisher threads, each owning one confirm-mode channel
  * @param publishBundleMax most writes in one broker message (a bundle) (1: one message per request)
  * @param publishBundleBytes most (estimated) body bytes in one broker message; a single larger

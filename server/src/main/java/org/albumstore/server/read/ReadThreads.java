@@ -30,7 +30,7 @@ import java.util.concurrent.TimeUnit;
  *
  * <p>Why not one permit per connection, which would hold fewer request threads still: reads beyond
  * the pool's connections then all went async (a second pass through Tomcat, two hand-offs between
- * threads), and GETs at 64 connections cost 1.23x the server's CPU per request at 0.83x the rate
+ * threads), and GETs at 64 connections cost 1.23x the server's CPU per request at 0.79x the rate
  * ({@code results/server-cpu-ab/}, {@code reads-get.csv}). Waiting for a pool connection on the
  * request thread is the cheaper queue while the database is healthy; the permits only bound how
  * many threads that queue may take.

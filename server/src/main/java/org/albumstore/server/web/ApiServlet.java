@@ -45,7 +45,7 @@ abstract class ApiServlet extends HttpServlet {
       internalFailures.warn("Request failed: " + req.getMethod() + " " + path, e);
       if (!resp.isCommitted() && !req.isAsyncStarted()) {
         resp.reset();
-        Responses.error(resp, 500, "internal error; retry later");
+        Responses.error(resp, 500, ErrorMessages.forStatus(500));
       }
     }
   }

@@ -156,7 +156,7 @@ public final class AsyncRead {
         return;
       } catch (RuntimeException e) {
         failures.warn("A queued read failed", e);
-        ex.respond(r -> Responses.error(r, 500, "internal error; retry later"));
+        ex.respond(r -> Responses.error(r, 500, ErrorMessages.forStatus(500)));
         return;
       }
       if (reply.awaitedAlbumId == null) {

@@ -80,7 +80,7 @@ class ConsumerDeadLetterIT {
     f.publish(Bundles.reviews(List.of(review(a, Vote.LIKE))));
     f.publish(garbage, props("garbage"));
     f.publish(Bundles.reviews(List.of(review(a, Vote.DISLIKE))));
-    f.publish(json(ok, "\"version\":1", "\"version\":99"), props("version-99"));
+    f.publish(json(ok, "\"version\":" + EventCodec.VERSION, "\"version\":99"), props("version-99"));
     f.publish(Bundles.reviews(List.of(review(a, Vote.LIKE))));
     f.publish(json(ok, "\"vote\":\"like\"", "\"vote\":\"meh\""), props("impossible-vote"));
     f.publish(new byte[0], props("empty"));

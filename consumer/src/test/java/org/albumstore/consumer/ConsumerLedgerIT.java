@@ -13,8 +13,11 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.UUID;
 import org.albumstore.common.amqp.AmqpConnections;
+import org.albumstore.common.event.AlbumVotes;
 import org.albumstore.common.event.EventCodec;
 import org.albumstore.common.event.Review;
 import org.albumstore.common.event.Vote;
@@ -59,8 +62,19 @@ class ConsumerLedgerIT {
   }
 
   private static WriteBundle message(List<Review> reviews) {
+    return new WriteBundle(1, System.currentTimeMillis(), UUID.randomUUID(), List.of(), reviews);
+  }
+
+  /** Version 2: the same unkeyed reviews as counts per album. */
+  private static WriteBundle counted(List<Review> reviews) {
+    Map<String, int[]> perAlbum = new TreeMap<>();
+    for (Review r : reviews) {
+      perAlbum.computeIfAbsent(r.albumId(), k -> new int[2])[r.vote() == Vote.LIKE ? 0 : 1]++;
+    }
+    List<AlbumVotes> votes = new ArrayList<>();
+    perAlbum.forEach((album, c) -> votes.add(new AlbumVotes(album, c[0], c[1])));
     return new WriteBundle(
-        EventCodec.VERSION, System.currentTimeMillis(), UUID.randomUUID(), List.of(), reviews);
+        2, System.currentTimeMillis(), UUID.randomUUID(), List.of(), List.of(), votes);
   }
 
   /** Rows of the ledger among {@code ids}. */
@@ -78,7 +92,9 @@ class ConsumerLedgerIT {
 
   /**
    * A consumer that committed 50 messages of 10 unkeyed reviews each and died before acknowledging
-   * them: the redelivered messages change nothing, and the ledger holds 50 rows, not 500.
+   * them: the redelivered messages change nothing, and the ledger holds 50 rows, not 500. Every
+   * other message is version 2, its reviews counted per album (votes), as a server writes them now;
+   * the others are version 1, one review at a time, as a server before it did.
    */
   @Test
   void unkeyedReviewsAppliedButNotAcknowledgedTakeOneLedgerRowPerMessageAndCountOnce()
@@ -93,7 +109,7 @@ class ConsumerLedgerIT {
         reviews.add(review);
         reviewIds.add(review.eventId());
       }
-      WriteBundle b = message(reviews);
+      WriteBundle b = m % 2 == 0 ? message(reviews) : counted(reviews);
       messages.add(b);
       messageIds.add(b.id());
     }

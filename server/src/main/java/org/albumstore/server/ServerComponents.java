@@ -9,7 +9,7 @@ import org.albumstore.common.db.Databases;
 import org.albumstore.server.metrics.ServerMetrics;
 import org.albumstore.server.publish.BrokerConnector;
 import org.albumstore.server.publish.ConfirmedPublisher;
-import org.albumstore.server.publish.PublisherLimits;
+import org.albumstore.server.publish.PublisherSettings;
 import org.albumstore.server.read.AlbumReads;
 import org.albumstore.server.read.AlbumWaiters;
 import org.albumstore.server.read.PostgresDriver;
@@ -101,12 +101,13 @@ public final class ServerComponents implements AutoCloseable {
       ConfirmedPublisher publisher =
           new ConfirmedPublisher(
               broker,
-              new PublisherLimits(
+              new PublisherSettings(
                   settings.publishChannels(),
                   settings.publishQueueMax(),
                   settings.publishBundleMax(),
                   settings.publishBundleBytes(),
-                  settings.confirmTimeoutMs()),
+                  settings.confirmTimeoutMs(),
+                  settings.messageVersion()),
               metrics.publishObserver());
       metrics.bindPublisher(publisher);
       publisher.start();

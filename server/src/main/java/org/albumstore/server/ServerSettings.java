@@ -7,6 +7,7 @@ import java.util.stream.Stream;
 import org.albumstore.common.config.CommonSettings;
 import org.albumstore.common.config.Env;
 import org.albumstore.common.config.Setting;
+import org.albumstore.common.event.EventCodec;
 import org.albumstore.server.metrics.MetricsPort;
 import org.albumstore.server.read.ReadWaitSettings;
 
@@ -34,6 +35,8 @@ import org.albumstore.server.read.ReadWaitSettings;
  * @param publishBundleMax most writes in one broker message (a bundle) (1: one message per request)
  * @param publishBundleBytes most (estimated) body bytes in one broker message; a single larger
  *     write still goes alone
+ * @param messageVersion the body version the publisher writes ({@code EventCodec}): 2, or 1 while
+ *     consumers that read only version 1 still read the queue
  * @param confirmTimeoutMs how long a write may wait in total, queue plus confirm, before it is
  *     answered 503
  * @param publishQueueMax most writes waiting for a publisher before new ones get 503
@@ -50,6 +53,7 @@ public record ServerSettings(
     int publishChannels,
     int publishBundleMax,
     int publishBundleBytes,
+    int messageVersion,
     int confirmTimeoutMs,
     int publishQueueMax,
     int maxImageBytes,
@@ -112,6 +116,23 @@ public record ServerSettings(
           .withHelp("Most body bytes per broker message (bundle)")
           .withFormerName("ALBUMSTORE_PUBLISH_BATCH_BYTES", "--publish-batch-bytes");
 
+  /**
+   * 2 counts a message's unkeyed reviews per album: about 12 bytes per review on the wire instead
+   * of about 80, which the broker and both ends pay per byte (results/server-cpu-ab/). A consumer
+   * older than version 2 dead-letters such a message, so a rolling upgrade sets 1 on the servers
+   * until every consumer is upgraded (consumers read both).
+   */
+  public static final Setting<Integer> MESSAGE_VERSION =
+      Setting.integer(
+              "ALBUMSTORE_MESSAGE_VERSION",
+              EventCodec.VERSION,
+              EventCodec.OLDEST_VERSION,
+              EventCodec.VERSION)
+          .withFlag("--message-version", "N")
+          .withHelp(
+              "Body version of the messages: 2 counts unkeyed reviews per album; 1 for consumers"
+                  + " that read only version 1 (they dead-letter version 2)");
+
   public static final Setting<Integer> CONFIRM_TIMEOUT_MS =
       Setting.integer("ALBUMSTORE_CONFIRM_TIMEOUT_MS", 5000, 100, 120_000)
           .withFlag("--confirm-timeout-ms", "MS")
@@ -147,6 +168,7 @@ public record ServerSettings(
                   PUBLISH_CHANNELS,
                   PUBLISH_BUNDLE_MAX,
                   PUBLISH_BUNDLE_BYTES,
+                  MESSAGE_VERSION,
                   CONFIRM_TIMEOUT_MS,
                   PUBLISH_QUEUE_MAX,
                   MAX_IMAGE_BYTES),
@@ -167,6 +189,7 @@ public record ServerSettings(
         PUBLISH_CHANNELS.read(env),
         PUBLISH_BUNDLE_MAX.read(env),
         PUBLISH_BUNDLE_BYTES.read(env),
+        MESSAGE_VERSION.read(env),
         CONFIRM_TIMEOUT_MS.read(env),
         PUBLISH_QUEUE_MAX.read(env),
         MAX_IMAGE_BYTES.read(env),

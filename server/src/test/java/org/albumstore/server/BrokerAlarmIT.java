@@ -20,6 +20,7 @@ import java.util.concurrent.TimeUnit;
 import org.albumstore.common.config.AmqpSettings;
 import org.albumstore.common.config.CommonSettings;
 import org.albumstore.common.config.Env;
+import org.albumstore.common.event.AlbumVotes;
 import org.albumstore.common.event.Review;
 import org.albumstore.common.event.WriteBundle;
 import org.albumstore.common.testing.ExternalTools;
@@ -131,6 +132,7 @@ class BrokerAlarmIT {
     Set<String> queued = new HashSet<>();
     for (WriteBundle b : Queues.take(amqp, 10_000)) {
       b.reviews().stream().map(Review::albumId).forEach(queued::add);
+      b.votes().stream().map(AlbumVotes::albumId).forEach(queued::add);
     }
     assertThat(ok).isNotEmpty();
     assertThat(queued).containsAll(ok);

@@ -22,6 +22,7 @@ class ServerSettingsTest {
                 4,
                 256,
                 1024 * 1024,
+                2,
                 5000,
                 20_000,
                 10 * 1024 * 1024,
@@ -64,6 +65,7 @@ class ServerSettingsTest {
             Map.entry(ServerSettings.PUBLISH_CHANNELS.variable(), "2"),
             Map.entry(ServerSettings.PUBLISH_BUNDLE_MAX.variable(), "1"),
             Map.entry(ServerSettings.PUBLISH_BUNDLE_BYTES.variable(), "65536"),
+            Map.entry(ServerSettings.MESSAGE_VERSION.variable(), "1"),
             Map.entry(ServerSettings.CONFIRM_TIMEOUT_MS.variable(), "750"),
             Map.entry(ServerSettings.PUBLISH_QUEUE_MAX.variable(), "10"),
             Map.entry(ServerSettings.MAX_IMAGE_BYTES.variable(), "1000"),
@@ -84,6 +86,7 @@ class ServerSettingsTest {
                 2,
                 1,
                 65536,
+                1,
                 750,
                 10,
                 1000,
@@ -118,5 +121,10 @@ class ServerSettingsTest {
                 ServerSettings.from(
                     Env.of(Map.of(ReadWaitSettings.POLL_INTERVAL_MS.variable(), "0"))))
         .hasMessageContaining(ReadWaitSettings.POLL_INTERVAL_MS.variable());
+    // Only versions a consumer of this release can read: 3 is no version at all.
+    assertThatThrownBy(
+            () ->
+                ServerSettings.from(Env.of(Map.of(ServerSettings.MESSAGE_VERSION.variable(), "3"))))
+        .hasMessageContaining(ServerSettings.MESSAGE_VERSION.variable());
   }
 }

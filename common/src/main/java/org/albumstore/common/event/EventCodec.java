@@ -15,12 +15,28 @@ import java.util.UUID;
  * The wire form of {@link WriteBundle}: a versioned JSON body in a persistent message with a unique
  * {@code messageId}. Both sides of the queue use this one class, so they cannot drift apart.
  *
+ * <p>Versions: 2 (written by default) counts unkeyed reviews per album, 1 sends every review with
+ * its own event ID. Decoding reads both, so a consumer upgraded first applies what older servers
+ * publish; a server writes 1 on request ({@code --message-version}) for consumers that read only 1,
+ * which dead-letter a version 2 message rather than lose its votes.
+ *
  * <p>Decoding validates everything the consumer relies on (IDs, votes, profiles, image presence);
  * what fails is an {@link InvalidMessageException}, never a half-applied bundle.
  */
 public final class EventCodec {
-  /** The only body version this code writes and reads. */
-  public static final int VERSION = 1;
+  /**
+   * The body version this code writes by default: 2, whose unkeyed reviews travel as counts per
+   * album ({@link WriteBundle#votes()}).
+   */
+  public static final int VERSION = 2;
+
+  /**
+   * The oldest body version this code reads, and writes on request: 1, in which every review
+   * travels with its own event ID. A consumer reads both, so messages published before an upgrade
+   * still apply after it; a server writes 1 while consumers older than version 2 still read its
+   * queue.
+   */
+  public static final int OLDEST_VERSION = 1;
 
   /** The AMQP {@code type} property of write messages. */
   public static final String MESSAGE_TYPE = "albumstore.writes";
@@ -79,11 +95,17 @@ public final class EventCodec {
     if (bundle == null) {
       throw new InvalidMessageException("body is JSON null");
     }
-    if (bundle.version() != VERSION) {
+    if (bundle.version() < OLDEST_VERSION || bundle.version() > VERSION) {
       throw new InvalidMessageException(
-          "unknown version " + bundle.version() + " (this consumer reads version " + VERSION + ")");
+          "unknown version "
+              + bundle.version()
+              + " (this consumer reads versions "
+              + OLDEST_VERSION
+              + " to "
+              + VERSION
+              + ")");
     }
-    if (bundle.size() == 0) {
+    if (bundle.albums().isEmpty() && bundle.reviews().isEmpty() && bundle.votes().isEmpty()) {
       throw new InvalidMessageException("bundle holds no albums and no reviews");
     }
     Set<String> albumIds = new HashSet<>();
@@ -115,6 +137,35 @@ public final class EventCodec {
       }
       if (r.vote() == null) {
         throw new InvalidMessageException("review " + r.eventId() + " is neither like nor dislike");
+      }
+    }
+    validateVotes(bundle);
+  }
+
+  private static void validateVotes(WriteBundle bundle) throws InvalidMessageException {
+    if (bundle.votes().isEmpty()) {
+      return;
+    }
+    if (bundle.version() < 2) {
+      // A version 1 consumer ignores the field: a sender that set it meant version 2.
+      throw new InvalidMessageException("votes in a version " + bundle.version() + " body");
+    }
+    if (bundle.id() == null) {
+      throw new InvalidMessageException("votes without a message id to record them under");
+    }
+    Set<String> albumIds = new HashSet<>();
+    for (AlbumVotes v : bundle.votes()) {
+      if (!Identifiers.isValidToken(v.albumId())) {
+        throw new InvalidMessageException("votes with an invalid albumId");
+      }
+      if (v.likes() < 0 || v.dislikes() < 0 || v.reviews() == 0) {
+        throw new InvalidMessageException(
+            "votes for album "
+                + v.albumId()
+                + " must count at least one like or dislike, none below 0");
+      }
+      if (!albumIds.add(v.albumId())) {
+        throw new InvalidMessageException("votes for album " + v.albumId() + " appear twice");
       }
     }
   }

@@ -10,11 +10,16 @@ import java.util.UUID;
  * had an Idempotency-Key, so {@code eventId} is derived from the key) can arrive again in another
  * message when the client retries: the consumer records its {@code eventId} in the ledger. An
  * unkeyed review can only arrive again as a redelivery of the same message, so the ledger records
- * the message's {@link WriteBundle#id()} once for all its unkeyed reviews. {@code eventId} is still
- * set on every review, so that a consumer that predates message IDs applies it exactly once too.
+ * the message's {@link WriteBundle#id()} once for all its unkeyed reviews.
+ *
+ * <p>On the wire: in a version 2 message the server counts its unkeyed reviews per album ({@link
+ * WriteBundle#votes()}), and only keyed reviews travel as {@code Review}s. In a version 1 message
+ * every review travels as one, with an event ID, so that a consumer that predates message IDs
+ * applies it exactly once too. Inside the server an unkeyed review has no event ID ({@code null})
+ * until a version 1 message needs one.
  *
  * @param keyed true when {@code eventId} comes from an Idempotency-Key; left out of the JSON when
- *     false (the common case), and read as false when absent
+ *     false, and read as false when absent
  */
 public record Review(
     UUID eventId,

@@ -15,29 +15,50 @@ import java.util.UUID;
  * @param version the body's schema version; a consumer dead-letters versions it does not know
  * @param publishedAtMillis wall-clock time of publishing, for time-in-queue measurements
  * @param id unique per message, also its AMQP {@code messageId}: the consumer's ledger key for the
- *     message's unkeyed reviews (see {@link Review}). Null in messages of servers that predate it;
- *     then every review is recorded by its own event ID. Optional within version 1: consumers that
- *     do not know it ignore it and still apply every review exactly once by its event ID.
+ *     message's unkeyed reviews and votes (see {@link Review}). Null in messages of servers that
+ *     predate it; then every review is recorded by its own event ID. Optional within version 1:
+ *     consumers that do not know it ignore it and still apply every review exactly once by its
+ *     event ID. Required when {@code votes} is not empty.
+ * @param albums albums to insert
+ * @param reviews reviews that travel one by one with their event IDs: every keyed review, and the
+ *     unkeyed ones of version 1 messages
+ * @param votes version 2 only: the message's unkeyed reviews counted per album, applied exactly
+ *     once under the message's {@code id}. A version 1 consumer would ignore the field and lose
+ *     them, which is why it needs the new version number: such a consumer dead-letters the message
+ *     instead.
  */
 public record WriteBundle(
     int version,
     long publishedAtMillis,
     @JsonInclude(JsonInclude.Include.NON_NULL) UUID id,
     List<NewAlbum> albums,
-    List<Review> reviews) {
+    List<Review> reviews,
+    @JsonInclude(JsonInclude.Include.NON_EMPTY) List<AlbumVotes> votes) {
 
   public WriteBundle {
     albums = albums == null ? List.of() : List.copyOf(albums);
     reviews = reviews == null ? List.of() : List.copyOf(reviews);
+    votes = votes == null ? List.of() : List.copyOf(votes);
+  }
+
+  /** A bundle whose reviews all travel one by one. */
+  public WriteBundle(
+      int version, long publishedAtMillis, UUID id, List<NewAlbum> albums, List<Review> reviews) {
+    this(version, publishedAtMillis, id, albums, reviews, List.of());
   }
 
   /** A bundle without a message ID: every review is recorded by its event ID. */
   public WriteBundle(
       int version, long publishedAtMillis, List<NewAlbum> albums, List<Review> reviews) {
-    this(version, publishedAtMillis, null, albums, reviews);
+    this(version, publishedAtMillis, null, albums, reviews, List.of());
   }
 
+  /** The writes this message carries: its albums and all its reviews, counted or not. */
   public int size() {
-    return albums.size() + reviews.size();
+    long n = (long) albums.size() + reviews.size();
+    for (AlbumVotes v : votes) {
+      n += v.reviews();
+    }
+    return (int) Math.min(Integer.MAX_VALUE, n);
   }
 }

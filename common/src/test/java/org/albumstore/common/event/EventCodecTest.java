@@ -72,7 +72,7 @@ class EventCodecTest {
 
     WriteBundle out = EventCodec.decode(EventCodec.encode(in));
 
-    assertThat(out.version()).isEqualTo(1);
+    assertThat(out.version()).isEqualTo(EventCodec.VERSION);
     assertThat(out.publishedAtMillis()).isEqualTo(1_700_000_000_123L);
     assertThat(out.albums()).hasSize(1);
     assertThat(out.albums().get(0).profile())
@@ -87,7 +87,7 @@ class EventCodecTest {
         new String(
             EventCodec.encode(reviews(List.of(new Review(UUID.randomUUID(), "7", Vote.DISLIKE)))),
             StandardCharsets.UTF_8);
-    assertThat(json).contains("\"vote\":\"dislike\"").contains("\"version\":1");
+    assertThat(json).contains("\"vote\":\"dislike\"").contains("\"version\":2");
   }
 
   @Test
@@ -99,7 +99,7 @@ class EventCodecTest {
     assertThat(p1.getType()).isEqualTo(EventCodec.MESSAGE_TYPE);
     assertThat(p1.getContentType()).isEqualTo("application/json");
     assertThat(p1.getMessageId()).isNotEqualTo(p2.getMessageId());
-    assertThat(p1.getHeaders()).containsEntry(EventCodec.VERSION_HEADER, 1);
+    assertThat(p1.getHeaders()).containsEntry(EventCodec.VERSION_HEADER, EventCodec.VERSION);
   }
 
   @Test
@@ -117,8 +117,9 @@ class EventCodecTest {
     byte[] body =
         EventCodec.encode(
             new WriteBundle(
-                2, 0, List.of(), List.of(new Review(UUID.randomUUID(), "1", Vote.LIKE))));
-    assertThatThrownBy(() -> EventCodec.decode(body)).hasMessageContaining("unknown version 2");
+                3, 0, List.of(), List.of(new Review(UUID.randomUUID(), "1", Vote.LIKE))));
+    assertThatThrownBy(() -> EventCodec.decode(body))
+        .hasMessageContaining("unknown version 3 (this consumer reads versions 1 to 2)");
   }
 
   @Test
@@ -140,6 +141,64 @@ class EventCodecTest {
       assertThatThrownBy(() -> EventCodec.decode(body.getBytes(StandardCharsets.UTF_8)))
           .as(body)
           .isInstanceOf(InvalidMessageException.class);
+    }
+  }
+
+  @Test
+  void votesRoundTripAsOneShortArrayPerAlbum() throws Exception {
+    UUID id = UUID.randomUUID();
+    WriteBundle in =
+        new WriteBundle(
+            2,
+            1L,
+            id,
+            List.of(),
+            List.of(),
+            List.of(new AlbumVotes("42", 2, 1), new AlbumVotes("7", 0, 1)));
+
+    byte[] body = EventCodec.encode(in);
+    WriteBundle out = EventCodec.decode(body);
+
+    assertThat(new String(body, StandardCharsets.UTF_8))
+        .contains("\"votes\":[[\"42\",2,1],[\"7\",0,1]]")
+        .contains("\"reviews\":[]");
+    assertThat(out).isEqualTo(in);
+    assertThat(out.size()).isEqualTo(4);
+  }
+
+  @Test
+  void aVersion1MessageWithUnkeyedReviewsStillDecodes() throws Exception {
+    // What a server before version 2 publishes, and may still sit in a queue after an upgrade.
+    String v1 =
+        "{\"version\":1,\"publishedAtMillis\":1,\"id\":\"0190b4c8-0000-7000-8000-000000000001\","
+            + "\"albums\":[],\"reviews\":[{\"eventId\":\"0f8fad5b-d9cb-469f-a165-70867728950e\","
+            + "\"albumId\":\"7\",\"vote\":\"like\"}]}";
+
+    WriteBundle out = EventCodec.decode(v1.getBytes(StandardCharsets.UTF_8));
+
+    assertThat(out.version()).isEqualTo(1);
+    assertThat(out.votes()).isEmpty();
+    assertThat(out.reviews()).hasSize(1).allSatisfy(r -> assertThat(r.keyed()).isFalse());
+  }
+
+  @Test
+  void votesThatCannotBeAppliedExactlyOnceAreInvalid() {
+    String id = "\"id\":\"" + UUID.randomUUID() + "\",";
+    String[][] cases = {
+      {"{\"version\":1," + id + "\"votes\":[[\"7\",1,0]]}", "version 1"},
+      {"{\"version\":2,\"votes\":[[\"7\",1,0]]}", "without a message id"},
+      {"{\"version\":2," + id + "\"votes\":[[\"7\",0,0]]}", "at least one"},
+      {"{\"version\":2," + id + "\"votes\":[[\"7\",-1,2]]}", "at least one"},
+      {"{\"version\":2," + id + "\"votes\":[[\"a b\",1,0]]}", "invalid albumId"},
+      {"{\"version\":2," + id + "\"votes\":[[\"7\",1,0],[\"7\",0,1]]}", "twice"},
+      {"{\"version\":2," + id + "\"votes\":[null]}", "undecodable"},
+      {"{\"version\":2," + id + "\"votes\":[[\"7\",\"many\",0]]}", "undecodable"},
+    };
+    for (String[] c : cases) {
+      assertThatThrownBy(() -> EventCodec.decode(c[0].getBytes(StandardCharsets.UTF_8)))
+          .as(c[0])
+          .isInstanceOf(InvalidMessageException.class)
+          .hasMessageContaining(c[1]);
     }
   }
 

@@ -11,6 +11,7 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.UUID;
+import org.albumstore.common.event.AlbumVotes;
 import org.albumstore.common.event.NewAlbum;
 import org.albumstore.common.event.Review;
 import org.albumstore.common.event.Vote;
@@ -41,14 +42,14 @@ public final class Aggregate {
   private final int messageCount;
   private final List<NewAlbum> albums;
   private final Map<UUID, Review> reviewsById;
-  private final Map<UUID, List<Review>> unkeyedByMessage;
+  private final Map<UUID, List<AlbumVotes>> unkeyedByMessage;
   private final List<UUID> ledgerIds;
 
   private Aggregate(
       int messageCount,
       List<NewAlbum> albums,
       Map<UUID, Review> reviewsById,
-      Map<UUID, List<Review>> unkeyedByMessage) {
+      Map<UUID, List<AlbumVotes>> unkeyedByMessage) {
     this.messageCount = messageCount;
     this.albums = albums;
     this.reviewsById = reviewsById;
@@ -62,26 +63,28 @@ public final class Aggregate {
   /**
    * Merges decoded messages; their order matters only for which duplicate wins.
    *
-   * <p>A message with an ID contributes its unkeyed reviews under that ID: one ledger row for all
-   * of them (they can only come back as a redelivery of this very message). Keyed reviews, and
-   * every review of a message without an ID, are recorded by their own event IDs.
+   * <p>A message with an ID contributes its unkeyed reviews under that ID, whether they travel one
+   * by one (version 1) or counted per album (its votes, version 2): one ledger row for all of them
+   * (they can only come back as a redelivery of this very message). Keyed reviews, and every review
+   * of a message without an ID, are recorded by their own event IDs.
    */
   public static Aggregate of(List<WriteBundle> messages) {
     Map<String, NewAlbum> albums = new TreeMap<>();
     Map<UUID, Review> reviews = new TreeMap<>(UUID_ORDER);
-    Map<UUID, List<Review>> unkeyed = new HashMap<>();
+    Map<UUID, List<AlbumVotes>> unkeyed = new HashMap<>();
     for (WriteBundle m : messages) {
       for (NewAlbum a : m.albums()) {
         albums.putIfAbsent(a.albumId(), a);
       }
       // The same message twice in one batch: its unkeyed reviews count once, like its keyed ones.
       boolean firstCopy = m.id() != null && !unkeyed.containsKey(m.id());
-      List<Review> ofMessage = new ArrayList<>();
+      List<AlbumVotes> ofMessage = new ArrayList<>(firstCopy ? m.votes() : List.of());
       for (Review r : m.reviews()) {
         if (m.id() == null || r.keyed()) {
           reviews.putIfAbsent(r.eventId(), r);
         } else if (firstCopy) {
-          ofMessage.add(r);
+          boolean like = r.vote() == Vote.LIKE;
+          ofMessage.add(new AlbumVotes(r.albumId(), like ? 1 : 0, like ? 0 : 1));
         }
       }
       if (!ofMessage.isEmpty()) {
@@ -112,11 +115,13 @@ public final class Aggregate {
 
   /** Reviews in the batch, a message sent twice counted once. */
   public int reviewCount() {
-    int n = reviewsById.size();
-    for (List<Review> rs : unkeyedByMessage.values()) {
-      n += rs.size();
+    long n = reviewsById.size();
+    for (List<AlbumVotes> vs : unkeyedByMessage.values()) {
+      for (AlbumVotes v : vs) {
+        n += v.reviews();
+      }
     }
-    return n;
+    return (int) Math.min(Integer.MAX_VALUE, n);
   }
 
   /**
@@ -131,10 +136,11 @@ public final class Aggregate {
     for (UUID id : new HashSet<>(newLedgerIds)) {
       Review r = reviewsById.get(id);
       if (r != null) {
-        count(perAlbum, r);
+        boolean like = r.vote() == Vote.LIKE;
+        count(perAlbum, r.albumId(), like ? 1 : 0, like ? 0 : 1);
       } else {
-        for (Review u : unkeyedByMessage.getOrDefault(id, List.of())) {
-          count(perAlbum, u);
+        for (AlbumVotes v : unkeyedByMessage.getOrDefault(id, List.of())) {
+          count(perAlbum, v.albumId(), v.likes(), v.dislikes());
         }
       }
     }
@@ -143,8 +149,10 @@ public final class Aggregate {
     return deltas;
   }
 
-  private static void count(Map<String, long[]> perAlbum, Review r) {
-    long[] counts = perAlbum.computeIfAbsent(r.albumId(), k -> new long[2]);
-    counts[r.vote() == Vote.LIKE ? 0 : 1]++;
+  private static void count(
+      Map<String, long[]> perAlbum, String albumId, long likes, long dislikes) {
+    long[] counts = perAlbum.computeIfAbsent(albumId, k -> new long[2]);
+    counts[0] += likes;
+    counts[1] += dislikes;
   }
 }

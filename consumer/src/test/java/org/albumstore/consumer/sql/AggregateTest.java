@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.UUID;
 import org.albumstore.common.event.AlbumProfile;
+import org.albumstore.common.event.AlbumVotes;
 import org.albumstore.common.event.EventCodec;
 import org.albumstore.common.event.NewAlbum;
 import org.albumstore.common.event.Review;
@@ -175,6 +176,35 @@ class AggregateTest {
     Aggregate a = Aggregate.of(List.of(Bundles.reviews(List.of(r))));
 
     assertThat(a.ledgerIds()).containsExactly(r.eventId());
+  }
+
+  @Test
+  void votesCountUnderTheirMessageIdOnceWithTheUnkeyedReviewsOfOlderMessages() {
+    Review keyed = like("k");
+    WriteBundle v2 =
+        new WriteBundle(
+            2,
+            1L,
+            UUID.randomUUID(),
+            List.of(),
+            List.of(keyed),
+            List.of(new AlbumVotes("a", 3, 1), new AlbumVotes("b", 0, 2)));
+    // A version 1 message of a server not yet upgraded, in the same batch.
+    WriteBundle v1 =
+        new WriteBundle(1, 1L, UUID.randomUUID(), List.of(), List.of(unkeyed("a", Vote.LIKE)));
+    // The version 2 message twice: a redelivery racing a recovery.
+    Aggregate a = Aggregate.of(List.of(v2, v1, v2));
+
+    assertThat(a.ledgerIds()).containsExactlyInAnyOrder(v2.id(), v1.id(), keyed.eventId());
+    assertThat(a.reviewCount()).isEqualTo(8);
+    assertThat(a.deltasFor(List.of(v2.id())))
+        .containsExactly(new AlbumDelta("a", 3, 1), new AlbumDelta("b", 0, 2));
+    assertThat(a.deltasFor(a.ledgerIds()))
+        .containsExactly(
+            new AlbumDelta("a", 4, 1), new AlbumDelta("b", 0, 2), new AlbumDelta("k", 1, 0));
+    // A redelivered message whose ID the ledger already holds changes nothing.
+    assertThat(a.deltasFor(List.of(v1.id(), keyed.eventId())))
+        .containsExactly(new AlbumDelta("a", 1, 0), new AlbumDelta("k", 1, 0));
   }
 
   @Test

@@ -50,6 +50,9 @@ public final class Leftovers {
         int e0 = events.size();
         int a0 = albums.size();
         b.reviews().stream().map(Review::eventId).forEach(events::add);
+        if (b.id() != null) {
+          events.add(b.id()); // the ledger key of the message's unkeyed reviews
+        }
         b.albums().stream().map(NewAlbum::albumId).forEach(albums::add);
         ranges.add(new int[] {e0, events.size(), a0, albums.size()});
       }

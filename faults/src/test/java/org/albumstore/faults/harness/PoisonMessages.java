@@ -27,6 +27,7 @@ public final class PoisonMessages {
 
   public static List<Poison> all() {
     String albumId = "poison-" + UUID.randomUUID().toString().substring(0, 8);
+    String version = "\"version\":" + EventCodec.VERSION;
     String valid =
         json(Bundles.reviews(List.of(new Review(UUID.randomUUID(), albumId, Vote.LIKE))));
     String validAlbum =
@@ -54,16 +55,8 @@ public final class PoisonMessages {
     add(p, "array", bytes("[1,2,3]"), "undecodable body");
     add(p, "json-null", bytes("null"), "JSON null");
     add(p, "invalid-utf8", invalidUtf8, "undecodable body");
-    add(
-        p,
-        "version-99",
-        bytes(valid.replace("\"version\":1", "\"version\":99")),
-        "unknown version 99");
-    add(
-        p,
-        "version-0",
-        bytes(valid.replace("\"version\":1", "\"version\":0")),
-        "unknown version 0");
+    add(p, "version-99", bytes(valid.replace(version, "\"version\":99")), "unknown version 99");
+    add(p, "version-0", bytes(valid.replace(version, "\"version\":0")), "unknown version 0");
     add(p, "vote-meh", bytes(valid.replace("\"like\"", "\"meh\"")), "neither like nor dislike");
     add(p, "bad-album-id", bytes(valid.replace(albumId, "bad id!")), "invalid albumId");
     add(p, "long-album-id", bytes(valid.replace(albumId, "x".repeat(65))), "invalid albumId");
@@ -77,6 +70,24 @@ public final class PoisonMessages {
         "empty-batch",
         bytes("{\"version\":1,\"publishedAtMillis\":1,\"albums\":[],\"reviews\":[]}"),
         "no albums and no reviews");
+    String votes = "\"votes\":[[\"" + albumId + "\",1,0]]";
+    add(
+        p,
+        "votes-without-id",
+        bytes("{" + version + ",\"publishedAtMillis\":1," + votes + "}"),
+        "without a message id");
+    add(
+        p,
+        "votes-of-nothing",
+        bytes(
+            "{"
+                + version
+                + ",\"id\":\""
+                + UUID.randomUUID()
+                + "\","
+                + votes.replace(",1,0]", ",0,0]")
+                + "}"),
+        "at least one like or dislike");
     add(p, "album-bad-year", bytes(validAlbum.replace("\"1977\"", "\"19777\"")), "year");
     add(
         p,

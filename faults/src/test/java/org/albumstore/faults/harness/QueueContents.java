@@ -7,10 +7,12 @@ import java.util.Map;
 import java.util.TreeMap;
 import org.albumstore.common.amqp.AmqpConnections;
 import org.albumstore.common.config.AmqpSettings;
+import org.albumstore.common.event.AlbumVotes;
 import org.albumstore.common.event.EventCodec;
 import org.albumstore.common.event.InvalidMessageException;
 import org.albumstore.common.event.NewAlbum;
 import org.albumstore.common.event.Review;
+import org.albumstore.common.event.Vote;
 import org.albumstore.common.event.WriteBundle;
 
 /**
@@ -38,6 +40,15 @@ public record QueueContents(
           }
           for (Review v : b.reviews()) {
             reviews.merge(v.albumId() + "|" + v.vote().wire(), 1L, Long::sum);
+          }
+          for (AlbumVotes v : b.votes()) {
+            if (v.likes() > 0) {
+              reviews.merge(v.albumId() + "|" + Vote.LIKE.wire(), (long) v.likes(), Long::sum);
+            }
+            if (v.dislikes() > 0) {
+              reviews.merge(
+                  v.albumId() + "|" + Vote.DISLIKE.wire(), (long) v.dislikes(), Long::sum);
+            }
           }
         } catch (InvalidMessageException e) {
           undecodable++;

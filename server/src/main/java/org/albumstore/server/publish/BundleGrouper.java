@@ -55,14 +55,17 @@ final class BundleGrouper {
     List<PendingWrite> bundle = new ArrayList<>(Math.min(maxEvents, 64));
     Set<String> keys = new HashSet<>();
     bundle.add(first);
-    keys.add(first.dedupKey());
+    if (first.dedupKey() != null) {
+      keys.add(first.dedupKey());
+    }
     long bytes = first.estimatedBytes();
     while (bundle.size() < maxEvents) {
       PendingWrite next = more.get();
       if (next == null) {
         break;
       }
-      if (bytes + next.estimatedBytes() > maxBytes || !keys.add(next.dedupKey())) {
+      String key = next.dedupKey();
+      if (bytes + next.estimatedBytes() > maxBytes || (key != null && !keys.add(key))) {
         carried = next;
         break;
       }

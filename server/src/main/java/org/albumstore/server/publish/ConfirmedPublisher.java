@@ -41,14 +41,15 @@ public final class ConfirmedPublisher implements AutoCloseable {
   /**
    * @param observer told about every confirmed message and write (the server's metrics)
    */
-  public ConfirmedPublisher(BrokerConnector broker, PublisherLimits s, PublishObserver observer) {
+  public ConfirmedPublisher(BrokerConnector broker, PublisherSettings s, PublishObserver observer) {
     this.queue = new LinkedBlockingQueue<>(s.queueMax());
     this.bundler = new Bundler(queue, s.bundleMax(), s.bundleBytes());
     this.broker = broker;
     for (int i = 0; i < s.channels(); i++) {
       String name = "albumstore-publisher-" + i;
       PublisherWorker worker =
-          new PublisherWorker(name, bundler, broker, s.confirmTimeoutMs(), this, observer);
+          new PublisherWorker(
+              name, bundler, broker, s.confirmTimeoutMs(), s.messageVersion(), this, observer);
       Thread t = new Thread(worker, name);
       t.setDaemon(true); // close() stops them; daemon only so a forgotten close cannot hang a JVM
       threads.add(t);

@@ -72,11 +72,15 @@ public final class PendingWrite {
 
   /**
    * What must not appear twice in one message: an album ID (one INSERT cannot insert a key twice)
-   * or a review's event ID (it would be counted twice within one bundle). Equal keys come from
-   * concurrent retries with one Idempotency-Key; they simply go into different messages.
+   * or a keyed review's event ID (it would be counted twice within one bundle). Equal keys come
+   * from concurrent retries with one Idempotency-Key; they simply go into different messages. Null
+   * for an unkeyed review, which has no event ID and no limit: any number share a message.
    */
   public String dedupKey() {
-    return album != null ? "a:" + album.albumId() : "r:" + review.eventId();
+    if (album != null) {
+      return "a:" + album.albumId();
+    }
+    return review.eventId() != null ? "r:" + review.eventId() : null;
   }
 
   /** Completes when the broker confirmed this write, or fails with the reason it was not. */

@@ -5,16 +5,20 @@ import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.Connection;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.albumstore.common.amqp.Topology;
+import org.albumstore.common.event.AlbumVotes;
 import org.albumstore.common.event.EventCodec;
 import org.albumstore.common.event.NewAlbum;
 import org.albumstore.common.event.RandomUuids;
 import org.albumstore.common.event.Review;
+import org.albumstore.common.event.Vote;
 import org.albumstore.common.event.WriteBundle;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -49,6 +53,7 @@ final class PublisherWorker implements Runnable {
   private final Bundler bundler;
   private final BrokerConnector broker;
   private final int confirmTimeoutMs;
+  private final int messageVersion;
   private final long maxWaitNanos;
   private final ConfirmedPublisher owner;
   private final PublishObserver observer;
@@ -64,12 +69,14 @@ final class PublisherWorker implements Runnable {
       Bundler bundler,
       BrokerConnector broker,
       int confirmTimeoutMs,
+      int messageVersion,
       ConfirmedPublisher owner,
       PublishObserver observer) {
     this.name = name;
     this.bundler = bundler;
     this.broker = broker;
     this.confirmTimeoutMs = confirmTimeoutMs;
+    this.messageVersion = messageVersion;
     this.maxWaitNanos = TimeUnit.MILLISECONDS.toNanos(confirmTimeoutMs);
     this.owner = owner;
     this.observer = observer;
@@ -137,7 +144,7 @@ final class PublisherWorker implements Runnable {
       rejectAll(live, Rejections.BROKER_UNAVAILABLE, channelError);
       return NO_ANSWERS;
     }
-    WriteBundle message = toBundle(live);
+    WriteBundle message = toBundle(live, messageVersion);
     AMQP.BasicProperties props = EventCodec.properties(message);
     byte[] body = EventCodec.encode(message);
     returnedIds.clear();
@@ -178,21 +185,34 @@ final class PublisherWorker implements Runnable {
     };
   }
 
-  private static WriteBundle toBundle(List<PendingWrite> writes) {
+  /**
+   * The message of a bundle's writes. In version 2 the unkeyed reviews are counted per album, in
+   * the order their albums first appear; in version 1 each travels on its own and gets the event ID
+   * that version requires.
+   */
+  static WriteBundle toBundle(List<PendingWrite> writes, int version) {
     List<NewAlbum> albums = new ArrayList<>();
-    List<Review> reviews = new ArrayList<>(writes.size());
+    List<Review> reviews = new ArrayList<>();
+    Map<String, int[]> votes = new LinkedHashMap<>();
     for (PendingWrite w : writes) {
+      Review r = w.review();
       if (w.album() != null) {
         albums.add(w.album());
+      } else if (r.keyed()) {
+        reviews.add(r);
+      } else if (version >= 2) {
+        votes.computeIfAbsent(r.albumId(), k -> new int[2])[r.vote() == Vote.LIKE ? 0 : 1]++;
       } else {
-        reviews.add(w.review());
+        reviews.add(new Review(RandomUuids.next(), r.albumId(), r.vote(), false));
       }
     }
+    List<AlbumVotes> counted = new ArrayList<>(votes.size());
+    votes.forEach((album, c) -> counted.add(new AlbumVotes(album, c[0], c[1])));
     // A fresh message ID: the consumer's ledger key for the unkeyed reviews of this message.
     // Time-ordered (v7), so that the ledger's primary-key inserts land near the right edge of the
     // index instead of all over it.
     long now = System.currentTimeMillis();
-    return new WriteBundle(EventCodec.VERSION, now, RandomUuids.timeOrdered(now), albums, reviews);
+    return new WriteBundle(version, now, RandomUuids.timeOrdered(now), albums, reviews, counted);
   }
 
   /** The owned channel, reopened when it closed; null while none can be had (rate-limited). */

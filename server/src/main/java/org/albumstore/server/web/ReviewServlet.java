@@ -6,7 +6,6 @@ import java.io.IOException;
 import java.util.Optional;
 import java.util.UUID;
 import org.albumstore.common.event.Identifiers;
-import org.albumstore.common.event.RandomUuids;
 import org.albumstore.common.event.Review;
 import org.albumstore.common.event.Vote;
 import org.albumstore.server.metrics.RequestClock;
@@ -54,7 +53,8 @@ public final class ReviewServlet extends ApiServlet {
     Vote vote = RequestChecks.vote(rawVote);
     String albumId = RequestChecks.albumId(rawId);
     String key = RequestChecks.idempotencyKey(req);
-    UUID eventId = key != null ? Identifiers.reviewEventIdForKey(key) : RandomUuids.next();
+    // An unkeyed review needs no event ID of its own: it is counted under its message's ID.
+    UUID eventId = key != null ? Identifiers.reviewEventIdForKey(key) : null;
     RequestClock.markValidated(req);
     AsyncWrite.answerWhenDone(
         req,

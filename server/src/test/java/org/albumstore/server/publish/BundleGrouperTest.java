@@ -95,6 +95,22 @@ class BundleGrouperTest {
   }
 
   @Test
+  void unkeyedReviewsHaveNoEventIdAndAnyNumberOfThemShareAGroup() {
+    BundleGrouper g = new BundleGrouper(256, 1 << 20);
+    Deque<PendingWrite> queue = new ArrayDeque<>();
+    for (int i = 0; i < 5; i++) {
+      queue.add(PendingWrite.of(new Review(null, "1", Vote.LIKE, false), 0));
+    }
+    PendingWrite keyed = review();
+    queue.add(keyed);
+
+    List<List<PendingWrite>> groups = drain(g, queue);
+
+    assertThat(groups).hasSize(1);
+    assertThat(groups.get(0)).hasSize(6).endsWith(keyed);
+  }
+
+  @Test
   void theCarriedWriteMustStartTheNextGroup() {
     PendingWrite first = review();
     BundleGrouper g = new BundleGrouper(256, first.estimatedBytes()); // room for one review only

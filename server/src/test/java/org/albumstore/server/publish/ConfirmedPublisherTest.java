@@ -10,6 +10,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.albumstore.common.config.AmqpSettings;
 import org.albumstore.common.config.Env;
+import org.albumstore.common.event.EventCodec;
 import org.albumstore.common.event.Review;
 import org.albumstore.common.event.Vote;
 import org.junit.jupiter.api.Test;
@@ -55,8 +56,8 @@ class ConfirmedPublisherTest {
 
   private static final PublishObserver NO_OBSERVER = new PublishObserver() {};
 
-  private static PublisherLimits limits(int queueMax) {
-    return new PublisherLimits(2, queueMax, 256, 1024 * 1024, 1_000);
+  private static PublisherSettings limits(int queueMax) {
+    return new PublisherSettings(2, queueMax, 256, 1024 * 1024, 1_000, EventCodec.VERSION);
   }
 
   private static Review review() {

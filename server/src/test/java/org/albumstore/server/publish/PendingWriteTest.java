@@ -39,6 +39,18 @@ class PendingWriteTest {
     assertThat(PendingWrite.of(r, 0).estimatedBytes()).isGreaterThanOrEqualTo(encodedGrowth);
   }
 
+  @ParameterizedTest
+  @ValueSource(ints = {EventCodec.OLDEST_VERSION, EventCodec.VERSION})
+  void anUnkeyedReviewsEstimateCoversItsEncodedSizeInEitherVersion(int version) {
+    // Worst case for version 2: an album of its own in the message's votes.
+    PendingWrite other = PendingWrite.of(new Review(null, "1", Vote.LIKE, false), 0);
+    PendingWrite r = PendingWrite.of(new Review(null, "y".repeat(64), Vote.DISLIKE, false), 0);
+    int encodedGrowth =
+        EventCodec.encode(PublisherWorker.toBundle(List.of(other, r), version)).length
+            - EventCodec.encode(PublisherWorker.toBundle(List.of(other), version)).length;
+    assertThat(r.estimatedBytes()).isGreaterThanOrEqualTo(encodedGrowth);
+  }
+
   @Test
   void dedupKeysSeparateAlbumsFromReviews() {
     UUID id = UUID.randomUUID();

@@ -24,8 +24,16 @@
 # (depth_after): a queue that grows means the consumer does not keep up, whatever wrk reports.
 # PostgreSQL and RabbitMQ are the machine's shared services: their CPU includes whatever else uses
 # them meanwhile (run on a quiet machine).
+# SUSTAINED_WARMUP (seconds, default 60) is how long each server takes reviews before the first
+# measured run, server A with the consumer applying them. Why that long: the consumer works per
+# transaction (about 60 a second here), so its code reaches the JIT's top tier only after thousands
+# of them; with 10 s its compiler threads took 31% and 37% of its CPU in the first two measured
+# review runs, and its CPU per review fell from run to run (3.4, 3.4, 2.1 µs); with 60 s, 24% in the
+# first and about 10% after (results/sustained-warm/, bench/jit-threads.sh). 60 s is closer to the
+# steady state a user gets after the first minute. Runs before 2026-11-25 08:13 UTC used 10 s.
 source "$(dirname "$0")/lib.sh"
-REPS="${1:-3}"; SECS="${2:-15}"; CONNS="${3:-256}"
+REPS="${1:-3}"; SECS="${2:-15}"; CONNS="${3:-256}"; WARMUP="${SUSTAINED_WARMUP:-60}"
+((WARMUP >= 1 && WARMUP <= 600)) || { echo "SUSTAINED_WARMUP must be 1..600 seconds" >&2; exit 2; }
 OUT="$RESULTS/${SUSTAINED_NAME:-sustained}"; mkdir -p "$OUT"
 require_jars; ensure_database; truncate_tables
 machine_json >"$WORK/sustained-extra.json.tmp"
@@ -54,11 +62,11 @@ drained() {
   log "queue $qa still holds $d messages after 60 s"
 }
 
-log "warm-up (JIT): 10 s of each variant"
+log "warm-up (JIT): 10 s of noop, 5 s of noop-paths, $WARMUP s of reviews on each server"
 run_wrk "$CONNS" 10 "$A/bench/noop" post-noop >/dev/null
 run_wrk "$CONNS" 5 "$A/bench/noop" post-review-sustained >/dev/null
-run_wrk "$CONNS" 10 "$A" post-review-sustained >/dev/null
-run_wrk "$CONNS" 10 "$B" post-review-sustained >/dev/null
+run_wrk "$CONNS" "$WARMUP" "$A" post-review-sustained >/dev/null
+run_wrk "$CONNS" "$WARMUP" "$B" post-review-sustained >/dev/null
 purge "$qb"; drained
 
 echo "variant,rep,order,rps,p50_ms,p99_ms,max_ms,non2xx,errors,max_depth,depth_after,server_us,consumer_us,postgres_us,rabbitmq_us,wrk_us,total_us,load1" >"$OUT/data.csv"
@@ -116,8 +124,8 @@ python3 - "$WORK/sustained-extra.json.tmp" "$OUT/extra.json" <<PY
 import json, sys
 m = json.load(open(sys.argv[1]))
 m["loadavg_at_end"] = open("/proc/loadavg").read().split()[:3]
-json.dump({"machine": m, "command": "SUSTAINED_SERVER_ENV='${SUSTAINED_SERVER_ENV:-}' bench/sustained.sh $REPS $SECS $CONNS",
-  "setup": {"connections": $CONNS, "seconds_per_run": $SECS, "repeats": $REPS, "wrk_threads": 2,
+json.dump({"machine": m, "command": "SUSTAINED_SERVER_ENV='${SUSTAINED_SERVER_ENV:-}' SUSTAINED_WARMUP=$WARMUP bench/sustained.sh $REPS $SECS $CONNS",
+  "setup": {"connections": $CONNS, "seconds_per_run": $SECS, "repeats": $REPS, "wrk_threads": 2, "review_warmup_seconds": $WARMUP,
     "load": "POST /review/{like|dislike}/{1..5000}, no Idempotency-Key; noop: one fixed POST /bench/noop; noop-paths: the review script against /bench/noop",
     "servers": "server A with the consumer on its queue (noop, noop-paths and review), server B with no consumer (review-alone, queue purged after each run)",
     "cpu": "us per successful request from /proc/PID/stat utime+stime: server, consumer, all postgres-user processes, the rabbitmq-user beam.smp, wrk's own time"}},

@@ -5,18 +5,20 @@ import java.security.SecureRandom;
 import java.util.UUID;
 
 /**
- * Random UUIDs without {@link UUID#randomUUID()}'s one JVM-wide generator: every request thread
- * asking that generator serialises on it, and a review without an Idempotency-Key needs one per
- * request, as does every new album. Here each thread owns a SHA1PRNG seeded from the system's
- * entropy source on first use: one SHA-1 block per UUID, and 160 bits of state per thread, so IDs
- * stay unique across threads, servers and restarts without any coordination. (The DRBG algorithm
- * was measured at ten times the cost.)
+ * Random UUIDs without {@link UUID#randomUUID()}'s one JVM-wide generator: every thread asking that
+ * generator serialises on it, and every new album needs one per request, as does every broker
+ * message (its ID). Here each thread owns a SHA1PRNG seeded from the system's entropy source on
+ * first use: one SHA-1 block per UUID, and 160 bits of state per thread, so IDs stay unique across
+ * threads, servers and restarts without any coordination. (The DRBG algorithm was measured at ten
+ * times the cost.)
  *
- * <p>Two forms: {@link #next()} is version 4 (122 random bits: review event IDs); {@link
- * #timeOrdered(long)} is version 7 (RFC 9562 §5.7: a 48-bit Unix millisecond timestamp, then 74
- * random bits: album IDs, so that any server can tell from the ID alone when it was issued). Within
- * one millisecond v7 IDs here are not ordered among themselves (RFC 9562 makes that optional):
- * nothing sorts or indexes by them, and 74 random bits per millisecond keep them unique.
+ * <p>Two forms: {@link #next()} is version 4 (122 random bits: the event IDs of unkeyed reviews in
+ * version 1 messages); {@link #timeOrdered(long)} is version 7 (RFC 9562 §5.7: a 48-bit Unix
+ * millisecond timestamp, then 74 random bits: album IDs, so that any server can tell from the ID
+ * alone when it was issued, and message IDs, so that the ledger's index takes them near its right
+ * edge). Within one millisecond v7 IDs here are not ordered among themselves (RFC 9562 makes that
+ * optional): nothing needs them ordered that finely, and 74 random bits per millisecond keep them
+ * unique.
  */
 public final class RandomUuids {
   private static final ThreadLocal<SecureRandom> RNG =

@@ -27,7 +27,9 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code java -jar albumstore-consumer.jar [options]}: runs the consumer until SIGTERM/Ctrl-C.
+ * {@code java -jar albumstore-consumer.jar [options]}: runs the consumer until SIGTERM/Ctrl-C;
+ * {@code ... redrive [options]} moves the dead-letter queue's messages back ({@link
+ * RedriveCommand}).
  *
  * <p>Every flag is derived from a declared {@link Setting} ({@link #DECLARED}) and overrides its
  * environment variable, which overrides the default. Flags go through the same parsing as the
@@ -38,6 +40,7 @@ import picocli.CommandLine.Spec;
     modelTransformer = ConsumerMain.Options.class,
     mixinStandardHelpOptions = true,
     sortOptions = false,
+    subcommands = RedriveCommand.class,
     description =
         "Applies Album Store writes from RabbitMQ to PostgreSQL in batches: M connections x K"
             + " channels, manual acks after commit, exactly-once counter effect.")

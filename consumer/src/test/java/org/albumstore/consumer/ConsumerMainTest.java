@@ -53,4 +53,15 @@ class ConsumerMainTest {
     assertThat(err.toString())
         .contains(ConsumerSettings.BATCH_SIZE.variable(), ConsumerSettings.PREFETCH.variable());
   }
+
+  @Test
+  void redriveReadsTheBrokerSettingsAndRefusesAnInvalidOneAsAUsageError() {
+    StringWriter err = new StringWriter();
+    int code =
+        new CommandLine(new ConsumerMain())
+            .setErr(new PrintWriter(err))
+            .execute("redrive", "--quorum-group-size", "100");
+    assertThat(code).isEqualTo(CommandLine.ExitCode.USAGE);
+    assertThat(err.toString()).contains(CommonSettings.QUORUM_GROUP_SIZE.variable());
+  }
 }

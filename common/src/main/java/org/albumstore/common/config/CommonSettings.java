@@ -1,6 +1,7 @@
 package org.albumstore.common.config;
 
 import java.util.List;
+import java.util.stream.Stream;
 
 /**
  * The settings that more than one runnable reads: the broker, the queue, the database and the HTTP
@@ -65,17 +66,13 @@ public final class CommonSettings {
           .withFlag("--port", "PORT")
           .withHelp("HTTP port, 0 for any free port");
 
+  /** The broker settings ({@code AmqpSettings}), in the order of --help. */
+  public static final List<Setting<?>> BROKER =
+      List.of(AMQP_URI, AMQP_ADDRESSES, QUEUE, QUEUE_TYPE, QUORUM_GROUP_SIZE);
+
   /** The broker and database settings of the server and the consumer, in the order of --help. */
   public static final List<Setting<?>> SERVICE =
-      List.of(
-          AMQP_URI,
-          AMQP_ADDRESSES,
-          QUEUE,
-          QUEUE_TYPE,
-          QUORUM_GROUP_SIZE,
-          JDBC_URL,
-          DB_USER,
-          DB_PASSWORD);
+      Stream.concat(BROKER.stream(), Stream.of(JDBC_URL, DB_USER, DB_PASSWORD)).toList();
 
   /** Not a setting: where the API lives on the server (the spec's base path). */
   public static final String CONTEXT_PATH = "/albumstore";

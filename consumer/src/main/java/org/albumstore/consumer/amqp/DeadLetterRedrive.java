@@ -1,0 +1,112 @@
+package org.albumstore.consumer.amqp;
+
+import com.rabbitmq.client.AMQP;
+import com.rabbitmq.client.Channel;
+import com.rabbitmq.client.Connection;
+import com.rabbitmq.client.GetResponse;
+import java.io.IOException;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeoutException;
+import org.albumstore.common.amqp.Topology;
+import org.albumstore.common.config.AmqpSettings;
+
+/**
+ * Moves the messages that are in the dead-letter queue when it starts back to the write queue, for
+ * the consumers to apply again: the messages a consumer of an earlier release dead-lettered because
+ * it could not read their version, or those a since-fixed consumer could not apply.
+ *
+ * <p>Why here and not RabbitMQ's shovel: a dynamic shovel with {@code src-delete-after:
+ * queue-length} does the same on a broker that has the plugin, but Amazon MQ does not let a shovel
+ * deliver to a private broker, which is what deploy/aws creates.
+ *
+ * <p>Nothing is lost and nothing counts twice: a message is acknowledged in the dead-letter queue
+ * only after the broker confirmed its copy in the write queue, so a crash in between leaves it in
+ * both, and the consumer applies a message it sees twice once (its ledger keys are in the body:
+ * message ID, event IDs, album IDs). Only the messages present at the start are moved, so one that
+ * is dead-lettered again while this runs waits for the next run instead of going round.
+ */
+public final class DeadLetterRedrive {
+  /** Messages published before their confirms are awaited and their originals acknowledged. */
+  static final int CONFIRM_GROUP = 500;
+
+  /** What a run moved: how many messages, by the reason they had been dead-lettered for. */
+  public record Moved(long messages, Map<String, Long> byReason) {}
+
+  private DeadLetterRedrive() {}
+
+  /**
+   * Moves the dead-letter queue's messages, as many as it holds now, to the write exchange, with
+   * their properties and bodies as they were, less the dead-letter reason.
+   *
+   * @throws IOException when the broker refuses, the channel closes, or a copy cannot be routed to
+   *     the write queue; what was not confirmed stays in the dead-letter queue
+   */
+  public static Moved run(Connection connection, AmqpSettings amqp, long confirmTimeoutMillis)
+      throws IOException, TimeoutException, InterruptedException {
+    Map<String, Long> byReason = new TreeMap<>();
+    long moved = 0;
+    try (Channel ch = connection.createChannel()) {
+      Topology.declare(ch, amqp);
+      ch.confirmSelect();
+      Set<String> returned = ConcurrentHashMap.newKeySet();
+      ch.addReturnListener(r -> returned.add(r.getReplyText()));
+      long present = ch.queueDeclarePassive(amqp.deadLetterQueue()).getMessageCount();
+      while (moved < present) {
+        long group = Math.min(CONFIRM_GROUP, present - moved);
+        long lastTag = -1;
+        Map<String, Long> groupReasons = new HashMap<>();
+        for (long i = 0; i < group; i++) {
+          GetResponse g = ch.basicGet(amqp.deadLetterQueue(), false);
+          if (g == null) {
+            break; // someone else took them meanwhile
+          }
+          groupReasons.merge(reason(g.getProps()), 1L, Long::sum);
+          ch.basicPublish(
+              amqp.exchange(),
+              Topology.ROUTING_KEY,
+              true,
+              withoutReason(g.getProps()),
+              g.getBody());
+          lastTag = g.getEnvelope().getDeliveryTag();
+        }
+        if (lastTag < 0) {
+          break;
+        }
+        // The broker sends a basic.return before its ack, and both arrive in order on the
+        // connection's thread: once the confirms are in, every return of this group is too.
+        ch.waitForConfirmsOrDie(confirmTimeoutMillis);
+        if (!returned.isEmpty()) {
+          throw new IOException(
+              "the write exchange "
+                  + amqp.exchange()
+                  + " did not route a copy to a queue ("
+                  + returned.iterator().next()
+                  + "); the originals stay in "
+                  + amqp.deadLetterQueue());
+        }
+        ch.basicAck(lastTag, true);
+        groupReasons.forEach((r, n) -> byReason.merge(r, n, Long::sum));
+        moved += groupReasons.values().stream().mapToLong(Long::longValue).sum();
+      }
+    }
+    return new Moved(moved, byReason);
+  }
+
+  private static String reason(AMQP.BasicProperties props) {
+    Object r = props.getHeaders() == null ? null : props.getHeaders().get(Topology.REASON_HEADER);
+    return r == null ? "(no reason header)" : r.toString();
+  }
+
+  private static AMQP.BasicProperties withoutReason(AMQP.BasicProperties props) {
+    if (props.getHeaders() == null || !props.getHeaders().containsKey(Topology.REASON_HEADER)) {
+      return props;
+    }
+    Map<String, Object> headers = new HashMap<>(props.getHeaders());
+    headers.remove(Topology.REASON_HEADER);
+    return props.builder().headers(headers).build();
+  }
+}

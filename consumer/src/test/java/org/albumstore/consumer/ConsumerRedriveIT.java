@@ -1,0 +1,164 @@
+package org.albumstore.consumer;
+
+import static org.albumstore.consumer.Fixture.await;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.rabbitmq.client.AMQP;
+import com.rabbitmq.client.Channel;
+import com.rabbitmq.client.Connection;
+import com.rabbitmq.client.GetResponse;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.albumstore.common.amqp.AmqpConnections;
+import org.albumstore.common.amqp.Topology;
+import org.albumstore.common.event.AlbumVotes;
+import org.albumstore.common.event.EventCodec;
+import org.albumstore.common.event.Review;
+import org.albumstore.common.event.Vote;
+import org.albumstore.common.event.WriteBundle;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInfo;
+import picocli.CommandLine;
+
+/**
+ * {@code albumstore-consumer redrive}: what a consumer of an earlier release dead-lettered (version
+ * 2 messages it could not read) goes back to the write queue and is applied exactly once, even when
+ * the dead-letter queue holds a message twice; what is still poison comes back to the dead-letter
+ * queue with its current reason, once.
+ */
+class ConsumerRedriveIT {
+  private static final Duration WAIT = Duration.ofSeconds(60);
+  private static final String OLD_REASON =
+      "invalid message: unknown version 2 (this consumer reads version 1)";
+
+  private Fixture f;
+  private AlbumStoreConsumer consumer;
+
+  @AfterEach
+  void tearDown() throws Exception {
+    if (consumer != null) {
+      consumer.close();
+    }
+    if (f != null) {
+      f.close();
+    }
+  }
+
+  /** The redrive through the consumer jar's command line; returns {exit code, out, err}. */
+  private String[] redrive() {
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    int code =
+        new CommandLine(new ConsumerMain())
+            .setOut(new PrintWriter(out))
+            .setErr(new PrintWriter(err))
+            .execute(
+                "redrive",
+                "--amqp-uri",
+                f.amqp.uri(),
+                "--queue",
+                f.amqp.queue(),
+                "--queue-type",
+                f.amqp.queueType().wireName());
+    return new String[] {Integer.toString(code), out.toString(), err.toString()};
+  }
+
+  /** What a consumer's dead-letter publisher sends: the original, plus the reason header. */
+  private static void deadLetter(Channel ch, Fixture f, byte[] body, AMQP.BasicProperties props)
+      throws Exception {
+    Map<String, Object> headers = new HashMap<>();
+    if (props.getHeaders() != null) {
+      headers.putAll(props.getHeaders());
+    }
+    headers.put(Topology.REASON_HEADER, OLD_REASON);
+    ch.basicPublish(
+        f.amqp.deadLetterExchange(),
+        Topology.ROUTING_KEY,
+        props.builder().headers(headers).build(),
+        body);
+    ch.waitForConfirmsOrDie(10_000);
+  }
+
+  @Test
+  void deadLetteredMessagesGoBackAndApplyOnceAndPoisonReturnsWithItsCurrentReason(TestInfo info)
+      throws Exception {
+    f = Fixture.create(info.getTestMethod().orElseThrow().getName());
+    Map<String, long[]> expected = new HashMap<>();
+    List<WriteBundle> messages = new ArrayList<>();
+    for (int m = 0; m < 20; m++) {
+      List<AlbumVotes> votes = new ArrayList<>();
+      for (int k = 0; k < 3; k++) {
+        String album = f.album((m + k) % 7);
+        votes.add(new AlbumVotes(album, m % 3 + 1, k));
+        long[] c = expected.computeIfAbsent(album, a -> new long[2]);
+        c[0] += m % 3 + 1;
+        c[1] += k;
+      }
+      Review keyed = new Review(UUID.randomUUID(), f.album(m % 7), Vote.DISLIKE, true);
+      expected.get(keyed.albumId())[1]++;
+      messages.add(
+          new WriteBundle(
+              2, System.currentTimeMillis(), UUID.randomUUID(), List.of(), List.of(keyed), votes));
+    }
+    byte[] garbage = {'{', 'n', 'o'};
+    try (Connection c = AmqpConnections.open(f.amqp, "it-earlier-consumer");
+        Channel ch = c.createChannel()) {
+      ch.confirmSelect();
+      for (WriteBundle b : messages) {
+        deadLetter(ch, f, EventCodec.encode(b), EventCodec.properties(b));
+      }
+      // An earlier consumer that crashed between the dead letter's confirm and its ack
+      // dead-letters the redelivered original again: the same message twice.
+      deadLetter(ch, f, EventCodec.encode(messages.get(0)), EventCodec.properties(messages.get(0)));
+      deadLetter(ch, f, garbage, new AMQP.BasicProperties.Builder().messageId("garbage").build());
+    }
+    await("22 dead letters", WAIT, () -> f.deadLetters() == 22);
+
+    String[] run = redrive();
+
+    assertThat(run[0]).as(run[2]).isEqualTo("0");
+    assertThat(run[1])
+        .contains(
+            "moved 22 messages from " + f.amqp.deadLetterQueue() + " to " + f.amqp.queue(),
+            "      22  " + OLD_REASON);
+    assertThat(f.deadLetters()).isZero();
+    assertThat(f.ready()).isEqualTo(22);
+    try (Connection c = AmqpConnections.open(f.amqp, "it-peek")) {
+      Channel ch = c.createChannel();
+      GetResponse moved = ch.basicGet(f.amqp.queue(), false); // requeued when the channel closes
+      assertThat(moved.getProps().getHeaders()).doesNotContainKey(Topology.REASON_HEADER);
+      assertThat(String.valueOf(moved.getProps().getHeaders().get(EventCodec.VERSION_HEADER)))
+          .isEqualTo("2");
+      assertThat(moved.getProps().getMessageId()).isEqualTo(messages.get(0).id().toString());
+      ch.close();
+    }
+    String[] again = redrive();
+    assertThat(again[0]).isEqualTo("0");
+    assertThat(again[1]).contains("moved 0 messages");
+    assertThat(f.ready()).isEqualTo(22);
+
+    consumer = AlbumStoreConsumer.start(Fixture.settings(1, 2, 50, 50), f.amqp, f.db);
+    await("queue drained", WAIT, () -> f.ready() == 0 && f.deadLetters() == 1);
+    // Every vote and keyed review once, message 0 included although it arrived twice.
+    long total = expected.values().stream().mapToLong(c -> c[0] + c[1]).sum();
+    await("all applied", WAIT, () -> f.totalReviews() == total);
+    for (Map.Entry<String, long[]> e : expected.entrySet()) {
+      assertThat(f.counts(e.getKey())).as(e.getKey()).containsExactly(e.getValue());
+    }
+    try (Connection c = AmqpConnections.open(f.amqp, "it-dlq-reader");
+        Channel ch = c.createChannel()) {
+      GetResponse back = ch.basicGet(f.amqp.deadLetterQueue(), true);
+      assertThat(back.getBody()).isEqualTo(garbage);
+      assertThat(String.valueOf(back.getProps().getHeaders().get(Topology.REASON_HEADER)))
+          .startsWith("invalid message: undecodable body");
+    }
+    assertThat(consumer.counters().deadLettered()).isEqualTo(1);
+  }
+}

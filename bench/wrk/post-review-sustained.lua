@@ -3,9 +3,10 @@
 -- The 5000 requests are formatted once per wrk thread, in init, and sent in turn: request n is a
 -- dislike of album n % 5000 + 1 when n is odd, a like when even: the same sequence as formatting
 -- each request anew (wrk.format per request, before 2026-11-26).
--- Why: wrk.format per request cost wrk 0.8 µs more per review (6.1 against 5.3 µs of wrk CPU per
--- request; a fixed request, which runs no Lua, 4.75), wrk's own cost charged to the review in
--- the ratio to the do-nothing request (results/sustained-wrk-table/).
+-- Why: wrk.format per request cost wrk 0.6-0.8 µs more per review (bench/sustained.sh's noop-paths
+-- runs: 6.3 against 5.5-5.7 µs of wrk CPU per request; the fixed request, which runs no Lua,
+-- 5.0-5.1), wrk's own cost charged to the review in the ratio to the do-nothing request
+-- (results/sustained-wrk-table/).
 package.path = package.path .. ";" .. (os.getenv("BENCH_WRK_DIR") or "bench/wrk") .. "/?.lua"
 require "report"
 local albums = 5000

@@ -1,7 +1,6 @@
 package org.albumstore.consumer;
 
 import java.io.IOException;
-import java.io.PrintWriter;
 import java.sql.SQLException;
 import java.util.List;
 import java.util.Map;
@@ -103,10 +102,7 @@ public final class ConsumerMain implements Callable<Integer> {
       metricsSettings = MetricsSettings.from(env);
       retention = LedgerRetention.from(env);
     } catch (IllegalArgumentException e) {
-      PrintWriter err = spec.commandLine().getErr();
-      err.println("Invalid setting: " + e.getMessage() + " (see --help)");
-      err.flush();
-      return CommandLine.ExitCode.USAGE;
+      return SettingOptions.refuse(spec, e);
     }
     final AlbumStoreConsumer consumer;
     try {

@@ -55,9 +55,7 @@ final class RedriveCommand implements Callable<Integer> {
     try {
       amqp = AmqpSettings.from(Env.system().withOverrides(SettingOptions.given(spec, DECLARED)));
     } catch (IllegalArgumentException e) {
-      err.println("Invalid setting: " + e.getMessage() + " (see --help)");
-      err.flush();
-      return CommandLine.ExitCode.USAGE;
+      return SettingOptions.refuse(spec, e);
     }
     try (Connection c = AmqpConnections.open(amqp, "albumstore-redrive")) {
       DeadLetterRedrive.Moved moved =

@@ -1,8 +1,10 @@
 package org.albumstore.common.config;
 
+import java.io.PrintWriter;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import picocli.CommandLine;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Model.OptionSpec;
 
@@ -77,5 +79,16 @@ public final class SettingOptions {
       }
     }
     return m;
+  }
+
+  /**
+   * Says on the command's error stream that a setting (flag, variable or default) cannot be read,
+   * naming it as the setting's parser did, and returns the usage exit code.
+   */
+  public static int refuse(CommandSpec spec, IllegalArgumentException e) {
+    PrintWriter err = spec.commandLine().getErr();
+    err.println("Invalid setting: " + e.getMessage() + " (see --help)");
+    err.flush();
+    return CommandLine.ExitCode.USAGE;
   }
 }

@@ -58,8 +58,9 @@ public final class DeadLetterRedrive {
       while (moved < present) {
         long group = Math.min(CONFIRM_GROUP, present - moved);
         long lastTag = -1;
+        long taken = 0;
         Map<String, Long> groupReasons = new HashMap<>();
-        for (long i = 0; i < group; i++) {
+        for (; taken < group; taken++) {
           GetResponse g = ch.basicGet(amqp.deadLetterQueue(), false);
           if (g == null) {
             break; // someone else took them meanwhile
@@ -73,7 +74,7 @@ public final class DeadLetterRedrive {
               g.getBody());
           lastTag = g.getEnvelope().getDeliveryTag();
         }
-        if (lastTag < 0) {
+        if (taken == 0) {
           break;
         }
         // The broker sends a basic.return before its ack, and both arrive in order on the
@@ -90,7 +91,7 @@ public final class DeadLetterRedrive {
         }
         ch.basicAck(lastTag, true);
         groupReasons.forEach((r, n) -> byReason.merge(r, n, Long::sum));
-        moved += groupReasons.values().stream().mapToLong(Long::longValue).sum();
+        moved += taken;
       }
     }
     return new Moved(moved, byReason);

@@ -6,6 +6,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.rabbitmq.client.AMQP;
 import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.Connection;
+import com.rabbitmq.client.Delivery;
+import com.rabbitmq.client.Envelope;
 import com.rabbitmq.client.GetResponse;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -22,6 +24,7 @@ import org.albumstore.common.event.EventCodec;
 import org.albumstore.common.event.Review;
 import org.albumstore.common.event.Vote;
 import org.albumstore.common.event.WriteBundle;
+import org.albumstore.consumer.amqp.DeadLetterPublisher;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInfo;
@@ -70,20 +73,11 @@ class ConsumerRedriveIT {
     return new String[] {Integer.toString(code), out.toString(), err.toString()};
   }
 
-  /** What a consumer's dead-letter publisher sends: the original, plus the reason header. */
-  private static void deadLetter(Channel ch, Fixture f, byte[] body, AMQP.BasicProperties props)
+  /** Dead-letters a message the way the consumer does, through its own publisher. */
+  private static void deadLetter(DeadLetterPublisher dl, byte[] body, AMQP.BasicProperties props)
       throws Exception {
-    Map<String, Object> headers = new HashMap<>();
-    if (props.getHeaders() != null) {
-      headers.putAll(props.getHeaders());
-    }
-    headers.put(Topology.REASON_HEADER, OLD_REASON);
-    ch.basicPublish(
-        f.amqp.deadLetterExchange(),
-        Topology.ROUTING_KEY,
-        props.builder().headers(headers).build(),
-        body);
-    ch.waitForConfirmsOrDie(10_000);
+    Envelope envelope = new Envelope(1, false, "", Topology.ROUTING_KEY);
+    dl.publish(new Delivery(envelope, props, body), OLD_REASON);
   }
 
   @Test
@@ -109,15 +103,14 @@ class ConsumerRedriveIT {
     }
     byte[] garbage = {'{', 'n', 'o'};
     try (Connection c = AmqpConnections.open(f.amqp, "it-earlier-consumer");
-        Channel ch = c.createChannel()) {
-      ch.confirmSelect();
+        DeadLetterPublisher dl = new DeadLetterPublisher(c, f.amqp, 10_000)) {
       for (WriteBundle b : messages) {
-        deadLetter(ch, f, EventCodec.encode(b), EventCodec.properties(b));
+        deadLetter(dl, EventCodec.encode(b), EventCodec.properties(b));
       }
       // An earlier consumer that crashed between the dead letter's confirm and its ack
       // dead-letters the redelivered original again: the same message twice.
-      deadLetter(ch, f, EventCodec.encode(messages.get(0)), EventCodec.properties(messages.get(0)));
-      deadLetter(ch, f, garbage, new AMQP.BasicProperties.Builder().messageId("garbage").build());
+      deadLetter(dl, EventCodec.encode(messages.get(0)), EventCodec.properties(messages.get(0)));
+      deadLetter(dl, garbage, new AMQP.BasicProperties.Builder().messageId("garbage").build());
     }
     await("22 dead letters", WAIT, () -> f.deadLetters() == 22);
 

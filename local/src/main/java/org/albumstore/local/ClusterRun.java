@@ -216,9 +216,7 @@ final class ClusterRun extends LaunchBase {
           stack.add("consumer " + (i + 1), startConsumer(i + 1, amqp, database.settings(), dir)));
     }
     // The balancer routes only to servers whose check passed twice.
-    ServerHealth.awaitUp(
-        "http://127.0.0.1:" + balancer.httpPort() + CommonSettings.CONTEXT_PATH,
-        SERVER_START_LIMIT);
+    balancer.awaitServersUp(SERVER_START_LIMIT);
     step(
         5,
         "consumers: "

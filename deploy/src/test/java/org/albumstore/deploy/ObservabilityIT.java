@@ -26,6 +26,7 @@ import org.albumstore.client.ClientResult;
 import org.albumstore.common.config.CommonSettings;
 import org.albumstore.common.config.DatabaseSettings;
 import org.albumstore.common.config.Env;
+import org.albumstore.common.config.LogFormat;
 import org.albumstore.common.testing.ExternalTools;
 import org.albumstore.common.testing.TestServices;
 import org.albumstore.embedded.RabbitNode;
@@ -36,10 +37,13 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The Grafana dashboard and the recording rules of {@code observability/}, proven against a real
- * Prometheus scraping a live stack: every expression of every panel, and every recording rule, must
- * return data with a finite value. A panel with no data fails the build, so a metric renamed in the
- * code (or a typo in the dashboard) cannot go unnoticed.
+ * What an operator reads, proven on a live stack: the Grafana dashboard and the recording rules of
+ * {@code observability/}, and the JSON logs.
+ *
+ * <p>The dashboard and the recording rules against a real Prometheus scraping a live stack: every
+ * expression of every panel, and every recording rule, must return data with a finite value. A
+ * panel with no data fails the build, so a metric renamed in the code (or a typo in the dashboard)
+ * cannot go unnoticed.
  *
  * <p>The stack is the operator's: the server's and the consumer's jars as processes of their own,
  * on a RabbitMQ node of this test's own with the {@code rabbitmq_prometheus} plugin (own name,
@@ -51,8 +55,8 @@ import org.slf4j.LoggerFactory;
  * prometheus} and an installed RabbitMQ: without them it skips with one line off CI and fails on CI
  * ({@link ExternalTools}).
  */
-class DashboardQueriesIT {
-  private static final Logger log = LoggerFactory.getLogger(DashboardQueriesIT.class);
+class ObservabilityIT {
+  private static final Logger log = LoggerFactory.getLogger(ObservabilityIT.class);
 
   static final Path DASHBOARD = PrometheusRulesIT.OBSERVABILITY.resolve("grafana/albumstore.json");
   private static final Path WORK =
@@ -90,11 +94,11 @@ class DashboardQueriesIT {
     Map<String, String> env = Scripts.cleanEnvironment();
     ExternalTools tools = ExternalTools.of(env);
     Path prometheusBinary =
-        tools.require("prometheus", "DashboardQueriesIT evaluates the dashboard on a Prometheus");
+        tools.require("prometheus", "ObservabilityIT evaluates the dashboard on a Prometheus");
     tools.requireThat(
         RabbitNode.installation().isPresent(),
         "an installed RabbitMQ (rabbitmq-server and rabbitmqctl)",
-        "DashboardQueriesIT scrapes the rabbitmq_prometheus plugin of a RabbitMQ node of its own");
+        "ObservabilityIT scrapes the rabbitmq_prometheus plugin of a RabbitMQ node of its own");
     String id = UUID.randomUUID().toString().substring(0, 8);
     Path dir = Files.createDirectories(WORK.resolve("observability-" + id));
 
@@ -114,6 +118,7 @@ class DashboardQueriesIT {
 
     Map<String, String> services = new LinkedHashMap<>(env);
     services.putAll(stackSettings(TestServices.database()));
+    services.put(LogFormat.SETTING.variable(), LogFormat.JSON.value());
     int httpPort = RabbitNode.freePort();
     services.put(CommonSettings.HTTP_PORT.variable(), Integer.toString(httpPort));
     server =
@@ -197,9 +202,50 @@ class DashboardQueriesIT {
     assertThat(whyNoData(misspelled)).isEqualTo("no series");
   }
 
+  @Test
+  void everyLineTheServerAndTheConsumerLogIsAJsonObject() throws Exception {
+    loadOnce();
+    List<JsonNode> serverLines = jsonLines(server);
+    List<JsonNode> consumerLines = jsonLines(consumer);
+
+    assertThat(serverLines)
+        .as("Tomcat's own lines (java.util.logging) are JSON too")
+        .anyMatch(l -> l.path("logger_name").asText().startsWith("org.apache.catalina"));
+    assertThat(serverLines)
+        .anyMatch(l -> l.path("message").asText().startsWith("Server components started"));
+    assertThat(consumerLines)
+        .anyMatch(l -> l.path("message").asText().startsWith("metrics on http://127.0.0.1:"));
+  }
+
   /**
-   * A short load of the client, its verification included, through the server's own port; once
-   * for the class (both tests query what it left).
+   * Every complete line of {@code service}'s output, parsed; fails on the first that is not a JSON
+   * object with a time, a level, a logger, a message, and this stack's queue and a node.
+   */
+  private static List<JsonNode> jsonLines(ServiceProcess service) throws IOException {
+    String text = Files.readString(service.log());
+    List<String> lines = text.substring(0, text.lastIndexOf('\n') + 1).lines().toList();
+    assertThat(lines).as("%s's log", service).hasSizeGreaterThan(3);
+    List<JsonNode> parsed = new ArrayList<>();
+    for (String line : lines) {
+      JsonNode json;
+      try {
+        json = JSON.readTree(line);
+      } catch (IOException e) {
+        throw new AssertionError(service + " logged a line that is not JSON: " + line, e);
+      }
+      assertThat(json.isObject()).as(line).isTrue();
+      for (String field : List.of("@timestamp", "level", "logger_name", "message", "node")) {
+        assertThat(json.path(field).asText()).as("%s in %s", field, line).isNotBlank();
+      }
+      assertThat(json.path("queue").asText()).as(line).isEqualTo(queue);
+      parsed.add(json);
+    }
+    return parsed;
+  }
+
+  /**
+   * A short load of the client, its verification included, through the server's own port; once for
+   * the class (both tests query what it left).
    */
   private static synchronized void loadOnce() throws Exception {
     if (loaded) {

@@ -185,6 +185,7 @@ class ObservabilityIT {
 
     assertThat(empty).as("queries with no data (%d of %d)", empty.size(), queries.size()).isEmpty();
     log.info("{} dashboard queries and recording rules, each with data", queries.size());
+    writeAnswers(queries);
   }
 
   /**
@@ -307,15 +308,9 @@ class ObservabilityIT {
 
   /** Null when {@code query} returns at least one series with a finite value, else why not. */
   private static String whyNoData(String query) throws Exception {
-    String url =
-        prometheusUrl + "/api/v1/query?query=" + URLEncoder.encode(query, StandardCharsets.UTF_8);
-    HttpResponse<String> r =
-        HTTP.send(
-            HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(10)).build(),
-            HttpResponse.BodyHandlers.ofString());
-    JsonNode body = JSON.readTree(r.body());
-    if (r.statusCode() != 200 || !"success".equals(body.path("status").asText())) {
-      return "error " + r.statusCode() + ": " + body.path("error").asText(r.body());
+    JsonNode body = query(query);
+    if (!"success".equals(body.path("status").asText())) {
+      return "error: " + body.path("error").asText(body.toString());
     }
     JsonNode result = body.path("data").path("result");
     for (JsonNode series : result) {
@@ -329,6 +324,34 @@ class ObservabilityIT {
       }
     }
     return result.isEmpty() ? "no series" : "no finite value: " + result;
+  }
+
+  /** Prometheus's answer to an instant query at this moment. */
+  private static JsonNode query(String query) throws Exception {
+    String url =
+        prometheusUrl + "/api/v1/query?query=" + URLEncoder.encode(query, StandardCharsets.UTF_8);
+    HttpResponse<String> r =
+        HTTP.send(
+            HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(10)).build(),
+            HttpResponse.BodyHandlers.ofString());
+    return JSON.readTree(r.body());
+  }
+
+  /**
+   * Each query with what it returned, one series a line, for the observability README's example
+   * outputs: {@code target/it-logs/observability-queries.txt}.
+   */
+  private static void writeAnswers(List<String> queries) throws Exception {
+    List<String> lines = new ArrayList<>();
+    for (String q : queries) {
+      lines.add(q);
+      for (JsonNode series : query(q).path("data").path("result")) {
+        lines.add("    " + series.path("metric") + " " + series.path("value").path(1).asText());
+      }
+    }
+    Path file = WORK.resolve("it-logs/observability-queries.txt");
+    Files.createDirectories(file.getParent());
+    Files.write(file, lines);
   }
 
   /** Every {@code expr} of every panel's targets, with Grafana's interval put in. */

@@ -75,8 +75,8 @@ class ConfirmedPublisherTest {
     p.submit(review()); // shutting down
     neverStarted.close(Duration.ofSeconds(1));
 
-    assertThat(reported).containsExactlyInAnyOrderEntriesOf(
-        Map.of("overloaded", 2, "shutting_down", 2));
+    assertThat(reported)
+        .containsExactlyInAnyOrderEntriesOf(Map.of("overloaded", 2, "shutting_down", 2));
     assertThat(ConfirmedPublisher.rejectionReasons())
         .containsAll(reported.keySet())
         .contains("confirm_timeout", "broker_blocked")

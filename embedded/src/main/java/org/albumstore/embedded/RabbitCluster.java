@@ -107,6 +107,9 @@ public final class RabbitCluster implements AutoCloseable {
           builder
               .plugins("rabbitmq_management")
               .config("management.tcp.ip = 127.0.0.1", "management.tcp.port = " + managementPort);
+        } else if (managementPort > 0) {
+          // A queue's figures come from its leader's node: every node needs the agent.
+          builder.plugins("rabbitmq_management_agent");
         }
         RabbitNode node =
             builder

@@ -29,6 +29,7 @@ import org.albumstore.common.config.Env;
 import org.albumstore.common.config.LogFormat;
 import org.albumstore.common.testing.ExternalTools;
 import org.albumstore.common.testing.TestServices;
+import org.albumstore.consumer.metrics.MetricsSettings;
 import org.albumstore.embedded.RabbitNode;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -101,21 +102,35 @@ class ObservabilityIT {
         "ObservabilityIT scrapes the rabbitmq_prometheus plugin of a RabbitMQ node of its own");
     String id = UUID.randomUUID().toString().substring(0, 8);
     Path dir = Files.createDirectories(WORK.resolve("observability-" + id));
+    queue = "albumstore.obs-" + id;
 
+    int brokerMetricsPort = startBroker(id, dir);
+    Map<String, String> targets = startServices(env, dir);
+    targets.put("rabbitmq", "127.0.0.1:" + brokerMetricsPort);
+    startPrometheus(prometheusBinary, env, PrometheusConfig.write(dir.resolve("prometheus"), targets), dir);
+    log.info("stack up: {}, {}, {}, node {}", server, consumer, prometheus, node.nodeName());
+  }
+
+  /** The node, with its Prometheus plugin; returns the plugin's port. */
+  private static int startBroker(String id, Path dir) throws Exception {
     int amqpPort = RabbitNode.freePort();
-    int brokerMetricsPort = RabbitNode.freePort();
+    int metricsPort = RabbitNode.freePort();
     node =
         RabbitNode.builder("albumstore-obs-" + id, dir.resolve("rabbit"))
             .plugins("rabbitmq_prometheus")
             .config(
                 "listeners.tcp.1 = 127.0.0.1:" + amqpPort,
                 "prometheus.tcp.ip = 127.0.0.1",
-                "prometheus.tcp.port = " + brokerMetricsPort,
+                "prometheus.tcp.port = " + metricsPort,
                 "collect_statistics_interval = 1000")
             .start();
     amqpUri = "amqp://guest:guest@127.0.0.1:" + amqpPort + "/%2F";
-    queue = "albumstore.obs-" + id;
+    return metricsPort;
+  }
 
+  /** The server's and consumer's jars, logging JSON; returns their scrape targets by job. */
+  private static Map<String, String> startServices(Map<String, String> env, Path dir)
+      throws Exception {
     Map<String, String> services = new LinkedHashMap<>(env);
     services.putAll(stackSettings(TestServices.database()));
     services.put(LogFormat.SETTING.variable(), LogFormat.JSON.value());
@@ -125,7 +140,7 @@ class ObservabilityIT {
         ServiceProcess.startJar(
             "server", jar("albumstore.it.serverJar"), JVM, services, dir.resolve("server.log"));
     int metricsPort = RabbitNode.freePort();
-    services.put("ALBUMSTORE_METRICS_PORT", Integer.toString(metricsPort));
+    services.put(MetricsSettings.PORT.variable(), Integer.toString(metricsPort));
     consumer =
         ServiceProcess.startJar(
             "consumer",
@@ -137,29 +152,28 @@ class ObservabilityIT {
     consumerMetrics = "http://127.0.0.1:" + metricsPort + "/metrics";
     server.awaitOk(serverUrl + "/health", START_TIMEOUT);
     consumer.awaitOk("http://127.0.0.1:" + metricsPort + "/health", START_TIMEOUT);
+    Map<String, String> targets = new LinkedHashMap<>();
+    targets.put("albumstore-server", "127.0.0.1:" + httpPort);
+    targets.put("albumstore-consumer", "127.0.0.1:" + metricsPort);
+    return targets;
+  }
 
-    Path config =
-        PrometheusConfig.write(
-            dir.resolve("prometheus"),
-            Map.of(
-                "albumstore-server", "127.0.0.1:" + httpPort,
-                "albumstore-consumer", "127.0.0.1:" + metricsPort,
-                "rabbitmq", "127.0.0.1:" + brokerMetricsPort));
-    int prometheusPort = RabbitNode.freePort();
-    prometheusUrl = "http://127.0.0.1:" + prometheusPort;
+  private static void startPrometheus(
+      Path binary, Map<String, String> env, Path config, Path dir) throws Exception {
+    int port = RabbitNode.freePort();
+    prometheusUrl = "http://127.0.0.1:" + port;
     prometheus =
         ServiceProcess.start(
             "prometheus",
             List.of(
-                prometheusBinary.toString(),
+                binary.toString(),
                 "--config.file=" + config,
                 "--storage.tsdb.path=" + dir.resolve("prometheus/data"),
-                "--web.listen-address=127.0.0.1:" + prometheusPort,
+                "--web.listen-address=127.0.0.1:" + port,
                 "--log.level=warn"),
             env,
             dir.resolve("prometheus.log"));
     prometheus.awaitOk(prometheusUrl + "/-/ready", START_TIMEOUT);
-    log.info("stack up: {}, {}, {}, node {}", server, consumer, prometheus, node.nodeName());
   }
 
   @AfterAll

@@ -107,7 +107,8 @@ class ObservabilityIT {
     int brokerMetricsPort = startBroker(id, dir);
     Map<String, String> targets = startServices(env, dir);
     targets.put("rabbitmq", "127.0.0.1:" + brokerMetricsPort);
-    startPrometheus(prometheusBinary, env, PrometheusConfig.write(dir.resolve("prometheus"), targets), dir);
+    startPrometheus(
+        prometheusBinary, env, PrometheusConfig.write(dir.resolve("prometheus"), targets), dir);
     log.info("stack up: {}, {}, {}, node {}", server, consumer, prometheus, node.nodeName());
   }
 
@@ -158,8 +159,8 @@ class ObservabilityIT {
     return targets;
   }
 
-  private static void startPrometheus(
-      Path binary, Map<String, String> env, Path config, Path dir) throws Exception {
+  private static void startPrometheus(Path binary, Map<String, String> env, Path config, Path dir)
+      throws Exception {
     int port = RabbitNode.freePort();
     prometheusUrl = "http://127.0.0.1:" + port;
     prometheus =

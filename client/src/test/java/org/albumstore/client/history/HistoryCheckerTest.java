@@ -2,9 +2,7 @@ package org.albumstore.client.history;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.util.ArrayList;
 import java.util.List;
-import org.albumstore.client.stats.RequestType;
 import org.junit.jupiter.api.Test;
 
 /**

@@ -3,8 +3,10 @@
 # consumer (default settings), the default workload run without and with --history, alternating
 # which goes first in each repeat (a paired comparison on a noisy, shared machine). Per run: write
 # throughput and p99 as the client measured them, the client process's CPU time per request
-# (user + system, from getrusage of the java child), the history file's size per attempt, and how
-# long `client.jar check-history DIR` took to judge it against the database and its verdict.
+# (user + system, from getrusage of the java child), the history file's size per attempt, and what
+# `client.jar check-history DIR` took (wall and CPU) to judge it against the database, and its
+# verdict. The run with --history judges its history at its end too, the same work as that check:
+# load_cpu_us_per_request takes the check's CPU out, leaving what recording cost during the load.
 #
 #   bench/history-cost.sh [THREADS=64] [REPS=5] [ITERATIONS=200] [CLIENT_EXTRA_ARGS...]
 # e.g. bench/history-cost.sh 64 5 200                               (the measurement)
@@ -33,7 +35,7 @@ u = resource.getrusage(resource.RUSAGE_CHILDREN)
 open(sys.argv[1], "w").write(f"{u.ru_utime + u.ru_stime:.3f} {code}\n")' "$@"
 }
 
-echo "history,threads,rep,rps,write_p99_ms,attempts,client_cpu_s,cpu_us_per_request,history_bytes,bytes_per_attempt,check_s,verdict,failed,verify_status,exit_code,wall_s,load1" >"$OUT/data.csv"
+echo "history,threads,rep,rps,write_p99_ms,attempts,client_cpu_s,cpu_us_per_request,load_cpu_us_per_request,history_bytes,bytes_per_attempt,check_s,check_cpu_s,verdict,failed,verify_status,exit_code,wall_s,load1" >"$OUT/data.csv"
 for ((rep = 1; rep <= REPS; rep++)); do
   for ((k = 0; k < ${#VARIANTS[@]}; k++)); do
     v=${VARIANTS[$(((k + rep - 1) % ${#VARIANTS[@]}))]}
@@ -47,28 +49,33 @@ for ((rep = 1; rep <= REPS; rep++)); do
       --jdbc-url "$JDBC_URL" "$flag" --no-progress --out "$run" "$@" \
       >"$WORK/$NAME-client-$v-t$THREADS-r$rep.txt" 2>&1
     cpu_code=$(cat "$WORK/$NAME-cpu.txt")
-    check_s=""; verdict=""; bytes=""
+    check_s=""; check_cpu="0 -"; verdict=""; bytes=""
     if [[ $v == on ]]; then
       t0=$(date +%s.%N)
-      java -jar "$CLIENT_JAR" check-history "$run" --jdbc-url "$JDBC_URL" >"$WORK/$NAME-check-t$THREADS-r$rep.txt" 2>&1 && verdict=clean || verdict=violations
+      cpu_of "$WORK/$NAME-check-cpu.txt" java -jar "$CLIENT_JAR" check-history "$run" --jdbc-url "$JDBC_URL" \
+        >"$WORK/$NAME-check-t$THREADS-r$rep.txt" 2>&1
       check_s=$(python3 -c "import sys; print(f'{float(sys.argv[2]) - float(sys.argv[1]):.2f}')" "$t0" "$(date +%s.%N)")
+      check_cpu=$(cat "$WORK/$NAME-check-cpu.txt")
+      [[ ${check_cpu#* } == 0 ]] && verdict=clean || verdict=violations
       bytes=$(stat -c %s "$run/history.jsonl.gz")
     fi
-    python3 - "$run/summary.json" "$v" "$THREADS" "$rep" "$cpu_code" "$load1" "$bytes" "$check_s" "$verdict" "$run" >>"$OUT/data.csv" <<'PY'
-import gzip, json, sys
-path, v, t, rep, cpu_code, load1, size, check_s, verdict, run = sys.argv[1:11]
+    python3 - "$run/summary.json" "$v" "$THREADS" "$rep" "$cpu_code" "$load1" "$bytes" "$check_s" "$verdict" "${check_cpu% *}" >>"$OUT/data.csv" <<'PY'
+import json, sys
+path, v, t, rep, cpu_code, load1, size, check_s, verdict, check_cpu = sys.argv[1:11]
 cpu, code = cpu_code.split()
 try:
     s = json.load(open(path))
 except Exception:
-    print(",".join([v, t, rep] + [""] * 11 + [code, "", load1])); sys.exit()
+    print(",".join([v, t, rep] + [""] * 13 + [code, "", load1])); sys.exit()
 w = s["allWrites"]
 requests = sum(r["count"] for r in s["requests"])
 attempts = requests + sum(s.get("retriedAttempts", {}).values())
 per_attempt = f"{int(size) / attempts:.2f}" if size else ""
+load_cpu = float(cpu) - float(check_cpu)
 vals = [w["throughput"], w["p99Ms"], attempts, cpu, f"{float(cpu) * 1e6 / requests:.2f}",
-        size, per_attempt, check_s, verdict, w["failed"], (s.get("verification") or {}).get("status"),
-        code, s["wallSeconds"], load1]
+        f"{load_cpu * 1e6 / requests:.2f}", size, per_attempt, check_s,
+        check_cpu if size else "", verdict, w["failed"],
+        (s.get("verification") or {}).get("status"), code, s["wallSeconds"], load1]
 print(",".join([v, t, rep] + ["" if x is None else str(x) for x in vals]))
 PY
     log "rep $rep history $v: $(tail -1 "$OUT/data.csv")"
@@ -79,14 +86,15 @@ python3 - "$WORK/$NAME-machine.json" "$OUT/extra.json" "$*" <<PY
 import json, sys
 m = json.load(open(sys.argv[1])); m["loadavg_at_end"] = open("/proc/loadavg").read().split()[:3]
 json.dump({"machine": m, "command": "bench/history-cost.sh $THREADS $REPS $ITER " + sys.argv[3],
-  "setup": "one server jar + one consumer jar (defaults) for the whole run, client.jar on the same 2-core machine; without and with --history alternating, order rotated per repeat; rps = the writes' throughput; cpu_us_per_request = the client JVM's user+system CPU (start-up, verification and the end-of-run check included) per logical request; check_s = a separate check-history DIR against the database"}, open(sys.argv[2], "w"))
+  "setup": "one server jar + one consumer jar (defaults) for the whole run, client.jar on the same 2-core machine; without and with --history alternating, order rotated per repeat; rps = the writes' throughput; cpu_us_per_request = the client JVM's user+system CPU (start-up, verification and, with --history, the end-of-run check included) per logical request; check_s / check_cpu_s = wall and CPU seconds of a separate check-history DIR against the database (a JVM of its own); load_cpu_us_per_request = cpu_us_per_request less check_cpu_s per request (the end-of-run check does the same work)"}, open(sys.argv[2], "w"))
 PY
 python3 "$BENCH_DIR/benchstat.py" summarize "$OUT" --group history \
-  --metrics rps,write_p99_ms,cpu_us_per_request,bytes_per_attempt,check_s \
+  --metrics rps,write_p99_ms,cpu_us_per_request,load_cpu_us_per_request,bytes_per_attempt,check_s,check_cpu_s \
   --ratio 'history=on/history=off:rps' \
   --ratio 'history=on/history=off:cpu_us_per_request' \
+  --ratio 'history=on/history=off:load_cpu_us_per_request' \
   --ratio 'history=on/history=off:write_p99_ms' \
   --chart bars --y rps --extra "$OUT/extra.json" \
   --title "client with and without --history ($THREADS threads)" | tee "$OUT/table.md"
-awk -F, 'NR>1{print $1" threads "$2" rep "$3": verdict "$12", failed "$13", verify "$14", exit "$15}' "$OUT/data.csv" | tee -a "$OUT/table.md"
+awk -F, 'NR>1{print $1" threads "$2" rep "$3": verdict "$14", failed "$15", verify "$16", exit "$17}' "$OUT/data.csv" | tee -a "$OUT/table.md"
 rm -f "$OUT/extra.json"

@@ -52,8 +52,8 @@ public final class HistoryCheck {
     p.setProperty("password", db.password());
     try (Connection c = DriverManager.getConnection(db.jdbcUrl(), p)) {
       c.setReadOnly(true);
-      return DatabaseState.read(
-          c, HistoryChecker.albumIds(history), HistoryChecker.eventIds(history));
+      HistoryChecker.Rows rows = HistoryChecker.rowsToRead(history);
+      return DatabaseState.read(c, rows.albumIds(), rows.eventIds());
     }
   }
 }

@@ -161,20 +161,22 @@ public final class HistoryChecker {
         c.violations);
   }
 
-  /** The albums whose rows the write properties read. */
-  public static Set<String> albumIds(History history) {
-    return new LinkedHashSet<>(new HistoryChecker(history).albums.keySet());
-  }
+  /**
+   * The rows the write properties read: the albums of the history's writes, and the ledger event
+   * IDs of its reviews (both derived from the idempotency keys, so also those of unanswered
+   * writes).
+   */
+  public record Rows(Set<String> albumIds, Set<UUID> eventIds) {}
 
-  /** The ledger event IDs of every review in the history. */
-  public static Set<UUID> eventIds(History history) {
-    Set<UUID> ids = new LinkedHashSet<>();
-    for (Write w : new HistoryChecker(history).writes.values()) {
+  public static Rows rowsToRead(History history) {
+    HistoryChecker c = new HistoryChecker(history);
+    Set<UUID> events = new LinkedHashSet<>();
+    for (Write w : c.writes.values()) {
       if (w.type != RequestType.POST_ALBUMS) {
-        ids.add(w.eventId());
+        events.add(w.eventId());
       }
     }
-    return ids;
+    return new Rows(new LinkedHashSet<>(c.albums.keySet()), events);
   }
 
   private void violation(Property p, String what, Collection<Operation> ops) {

@@ -1,5 +1,6 @@
 package org.albumstore.client.history;
 
+import java.util.Locale;
 import org.albumstore.client.stats.RequestType;
 
 /**
@@ -77,8 +78,7 @@ public record Operation(
       b.append(" key=").append(key);
     }
     b.append(
-        String.format(
-            java.util.Locale.ROOT, " [%.6f s, %.6f s] -> ", sentMicros / 1e6, endMicros / 1e6));
+        String.format(Locale.ROOT, " [%.6f s, %.6f s] -> ", sentMicros / 1e6, endMicros / 1e6));
     b.append(outcome);
     if (likes >= 0) {
       b.append(" likes=").append(likes).append(" dislikes=").append(dislikes);

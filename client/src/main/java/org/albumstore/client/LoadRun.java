@@ -211,7 +211,7 @@ final class LoadRun {
                         cfg.readsBack(i)),
                 keepReading ->
                     new ReaderLoop(
-                        writers.reader("r" + readerNo.getAndIncrement()),
+                        writers.forProcess("r" + readerNo.getAndIncrement()),
                         recent,
                         keepReading,
                         Sleeper.REAL),
@@ -299,6 +299,10 @@ final class LoadRun {
       return summary.exitCode();
     }
     history.close();
+    if (history.waited() > 0) {
+      // The load slowed down for the history: say so beside figures it may have changed.
+      log.warn("{} attempts waited for room in the history's queue", history.waited());
+    }
     if ("skipped".equals(verification.status())) {
       out.println(
           "history: not judged: the verification was skipped (" + verification.note() + ")");
@@ -458,8 +462,8 @@ final class LoadRun {
       return history == null ? AttemptLog.NONE : history.process(label);
     }
 
-    /** A reader's API: the blocking one, recording as {@code label}. */
-    AlbumStoreClient reader(String label) {
+    /** The blocking API of one process (a reader, or a writer when sends block). */
+    AlbumStoreClient forProcess(String label) {
       return history == null ? blocking : blocking.withAttemptLog(log(label));
     }
 
@@ -489,7 +493,15 @@ final class LoadRun {
       }
       WriterLoop loop =
           new WriterLoop(
-              reader(label), workload, pacer, keys, label, iterations, segment, recent, stopped);
+              forProcess(label),
+              workload,
+              pacer,
+              keys,
+              label,
+              iterations,
+              segment,
+              recent,
+              stopped);
       return readBack ? loop.readingBack() : loop;
     }
   }

@@ -4,6 +4,7 @@ import java.nio.file.Path;
 import java.time.LocalDateTime;
 import java.util.List;
 import java.util.Map;
+import org.albumstore.client.history.HistoryFile;
 import org.albumstore.client.http.TransportKind;
 import org.albumstore.client.workload.Workload;
 import org.albumstore.common.config.Env;
@@ -46,7 +47,9 @@ import picocli.CommandLine.Spec;
           + " interval logs, one per type) and, with rate steps or a ramp, steps.csv.",
       "Several clients: java -jar client.jar merge DIR DIR ... combines their runs (same"
           + " --run-id) into one report; merge --help for its options.",
-      "Exit codes: 0 all requests succeeded and verified; 1 failed requests or mismatches;"
+      "A run's history: java -jar client.jar check-history DIR judges it; check-history --help.",
+      "Exit codes: 0 all requests succeeded and verified; 1 failed requests, mismatches or"
+          + " history violations;"
           + " 2 usage error; 3 run impossible (server unreachable, output not writable);"
           + " 99 a --max-p99/--max-error-rate/--min-throughput threshold crossed (and nothing"
           + " else failed); 130 interrupted."
@@ -178,6 +181,32 @@ final class ClientCommand {
         "Default: 0."
       })
   int getThreads;
+
+  @Option(
+      names = "--read-back",
+      paramLabel = "PERCENT",
+      description = {
+        "The share of writers that read back what they were told exists: the album after its"
+            + " 200 (GET /albums/{id}) and its counts after each review (GET /review/{id}), sent"
+            + " at once, outside --rate's schedule, reported as reads. For --history's checker.",
+        "Default: 0."
+      })
+  int readBack;
+
+  @Option(
+      names = "--history",
+      negatable = true,
+      defaultValue = "false",
+      fallbackValue = "true",
+      description = {
+        "Record every attempt of every request (sent and answered times, key, album, outcome,"
+            + " counts read) in "
+            + HistoryFile.NAME
+            + ", and after the verification judge it (as check-history does; the database from"
+            + " --jdbc-url).",
+        "Default: off."
+      })
+  boolean history;
 
   @Option(
       names = "--retries",

@@ -6,6 +6,7 @@ import java.util.List;
 import org.albumstore.client.check.Threshold;
 import org.albumstore.client.http.TransportKind;
 import org.albumstore.client.workload.Workload;
+import org.albumstore.common.config.DatabaseSettings;
 
 /**
  * Everything a run needs, read once from the command line and the environment ({@link
@@ -30,6 +31,9 @@ import org.albumstore.client.workload.Workload;
  * @param runId the run's ID, or null to make one at the start
  * @param transport what sends the requests
  * @param ioThreads the Netty transport's event-loop threads
+ * @param readBackPercent the share of writers that read back what they wrote ({@code --read-back})
+ * @param history record the operation history and judge it at the end
+ * @param historyDatabase where the history's checker reads the rows, or null for the reads only
  */
 public record ClientConfig(
     String url,
@@ -66,10 +70,21 @@ public record ClientConfig(
     Path baseline,
     String runId,
     TransportKind transport,
-    int ioThreads) {
+    int ioThreads,
+    int readBackPercent,
+    boolean history,
+    DatabaseSettings historyDatabase) {
 
   public int writers() {
     return groupSize * groups;
+  }
+
+  /**
+   * Whether writer {@code i} reads back: {@code readBackPercent} of the writers, spread evenly over
+   * the indexes (and so over the thread groups).
+   */
+  public boolean readsBack(int writer) {
+    return (writer + 1L) * readBackPercent / 100 > (long) writer * readBackPercent / 100;
   }
 
   @Override
@@ -95,6 +110,8 @@ public record ClientConfig(
         + (rateRamp.isEmpty() ? "" : ", rateRamp=" + rateRamp)
         + (duration.isZero() ? "" : ", duration=" + duration)
         + (thresholds.isEmpty() ? "" : ", thresholds=" + thresholds)
+        + (readBackPercent == 0 ? "" : ", readBack=" + readBackPercent + "%")
+        + (history ? ", history" : "")
         + ", transport="
         + transport.cliName()
         + (transport == TransportKind.NETTY ? " on " + ioThreads + " I/O threads" : "")

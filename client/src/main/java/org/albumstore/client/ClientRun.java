@@ -6,7 +6,6 @@ import java.time.Duration;
 import java.time.LocalDateTime;
 import java.util.Arrays;
 import org.albumstore.client.merge.Merge;
-import org.albumstore.client.report.RunSummary;
 import org.albumstore.common.config.Env;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -51,6 +50,11 @@ public final class ClientRun {
       return new ClientResult(
           Merge.execute(out, err, Arrays.copyOfRange(args, 1, args.length)).exitCode(), null);
     }
+    if (args.length > 0 && CheckHistoryCommand.COMMAND.equals(args[0])) {
+      return new ClientResult(
+          CheckHistoryCommand.execute(env, out, err, Arrays.copyOfRange(args, 1, args.length)),
+          null);
+    }
     ClientCommand command = new ClientCommand();
     CommandLine cli = new CommandLine(command);
     // Scripts build argument lists by appending: the last occurrence of an option wins.
@@ -82,8 +86,7 @@ public final class ClientRun {
       load = run;
     }
     try {
-      RunSummary summary = run.run();
-      return new ClientResult(summary.exitCode(), summary);
+      return run.run();
     } catch (LoadRun.UnreachableServerException e) {
       err.println("error: " + e.getMessage());
       return new ClientResult(3, null);

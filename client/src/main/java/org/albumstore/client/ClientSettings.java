@@ -2,6 +2,8 @@ package org.albumstore.client;
 
 import java.util.List;
 import org.albumstore.common.config.CommonSettings;
+import org.albumstore.common.config.DatabaseSettings;
+import org.albumstore.common.config.Env;
 import org.albumstore.common.config.Setting;
 
 /**
@@ -74,10 +76,45 @@ public final class ClientSettings {
                   + OFF
                   + "'");
 
+  /**
+   * The servers' database: with {@code --history}, and in {@code check-history}, the checker reads
+   * the rows of the run's albums and reviews there.
+   */
+  public static final Setting<String> JDBC_URL =
+      CommonSettings.JDBC_URL.withUse(
+          "the history's checker (--history, check-history) reads the run's rows there, or '"
+              + OFF
+              + "' to judge the reads only");
+
+  public static final Setting<String> DB_USER = CommonSettings.DB_USER;
+
+  public static final Setting<String> DB_PASSWORD = CommonSettings.DB_PASSWORD;
+
+  /** The settings of the history's checker, alone in {@code check-history}. */
+  public static final List<Setting<?>> DATABASE = List.of(JDBC_URL, DB_USER, DB_PASSWORD);
+
   /** In the order of {@code --help}, after the load's options. */
   public static final List<Setting<?>> DECLARED =
       List.of(
-          URL, RMQ_API, RMQ_USER, RMQ_PASSWORD, QUEUE, AMQP_URI, SERVER_METRICS, CONSUMER_METRICS);
+          URL,
+          RMQ_API,
+          RMQ_USER,
+          RMQ_PASSWORD,
+          QUEUE,
+          AMQP_URI,
+          SERVER_METRICS,
+          CONSUMER_METRICS,
+          JDBC_URL,
+          DB_USER,
+          DB_PASSWORD);
+
+  /** The database of {@link #DATABASE} in {@code env}, or null when the URL is {@link #OFF}. */
+  static DatabaseSettings database(Env env) {
+    String url = JDBC_URL.read(env);
+    return OFF.equals(url)
+        ? null
+        : new DatabaseSettings(url, DB_USER.read(env), DB_PASSWORD.read(env));
+  }
 
   private ClientSettings() {}
 }

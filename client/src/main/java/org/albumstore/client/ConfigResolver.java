@@ -82,6 +82,9 @@ final class ConfigResolver {
     atLeast("--retries", c.retries, 0);
     atLeast("--warmup-iterations", c.warmupIterations, 0);
     atLeast("--verify-threads", c.verifyThreads, 1);
+    if (c.readBack < 0 || c.readBack > 100) {
+      throw new IllegalArgumentException("--read-back must be 0 to 100 (%), was " + c.readBack);
+    }
     List<Double> steps = c.rateSteps == null ? List.of() : List.copyOf(c.rateSteps);
     if (!steps.isEmpty()) {
       if (c.rate != 0) {
@@ -200,7 +203,10 @@ final class ConfigResolver {
         c.transport != null
             ? TransportKind.fromCliName(c.transport)
             : ClientCommand.DEFAULT_TRANSPORT,
-        ioThreads);
+        ioThreads,
+        c.readBack,
+        c.history,
+        c.history ? ClientSettings.database(settings) : null);
   }
 
   private static void thresholds(List<Threshold> into, Threshold.Metric m, List<String> values) {

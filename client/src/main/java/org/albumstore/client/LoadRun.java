@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -12,17 +13,23 @@ import java.util.Locale;
 import java.util.UUID;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
 import org.albumstore.client.broker.AmqpPassiveProbe;
 import org.albumstore.client.broker.BrokerSampler;
 import org.albumstore.client.broker.DrainWaiter;
 import org.albumstore.client.broker.ManagementApiProbe;
 import org.albumstore.client.broker.QueueProbe;
+import org.albumstore.client.history.HistoryCheck;
+import org.albumstore.client.history.HistoryFile;
+import org.albumstore.client.history.HistoryWriter;
+import org.albumstore.client.history.Verdict;
 import org.albumstore.client.http.AlbumImage;
 import org.albumstore.client.http.AlbumStoreClient;
 import org.albumstore.client.http.ApiRequest;
 import org.albumstore.client.http.AsyncAlbumStoreClient;
 import org.albumstore.client.http.AsyncTransport;
+import org.albumstore.client.http.AttemptLog;
 import org.albumstore.client.http.IdempotencyKeys;
 import org.albumstore.client.http.RetryPolicy;
 import org.albumstore.client.http.Sleeper;
@@ -73,6 +80,7 @@ final class LoadRun {
   private static final Logger log = LoggerFactory.getLogger(LoadRun.class);
   private static final int CSV_BUFFER_ROWS = 65_536;
   private static final int RECENT_ALBUMS = 65_536;
+  private static final int HISTORY_BUFFER_ATTEMPTS = 262_144;
 
   private final ClientConfig cfg;
   private final PrintStream out;
@@ -109,7 +117,7 @@ final class LoadRun {
         }
       };
 
-  RunSummary run() throws IOException, InterruptedException {
+  ClientResult run() throws IOException, InterruptedException {
     try {
       return runAndReport();
     } finally {
@@ -117,7 +125,7 @@ final class LoadRun {
     }
   }
 
-  private RunSummary runAndReport() throws IOException, InterruptedException {
+  private ClientResult runAndReport() throws IOException, InterruptedException {
     Instant startedAt = Instant.now();
     String runId =
         cfg.runId() != null
@@ -139,12 +147,13 @@ final class LoadRun {
             cfg.transport().open(cfg.url(), connections, cfg.ioThreads(), cfg.timeout());
         CsvRequestLog csv = new CsvRequestLog(reporter.requestsCsv(), clock, CSV_BUFFER_ROWS);
         TimelineCsv timelineCsv = new TimelineCsv(reporter.timelineCsv());
-        BrokerSampler sampler = BrokerSampler.start(probes(), Duration.ofSeconds(1))) {
+        BrokerSampler sampler = BrokerSampler.start(probes(), Duration.ofSeconds(1));
+        HistoryWriter history = openHistory(dir, runId, clock)) {
       preflight(transport);
       AlbumLedger ledger = new AlbumLedger();
       RecentAlbums recent = new RecentAlbums(RECENT_ALBUMS);
       IdempotencyKeys keys = new IdempotencyKeys(runId);
-      Writers unmeasured = writers(transport, RequestObserver.NONE, image);
+      Writers unmeasured = writers(transport, RequestObserver.NONE, image, history);
       if (cfg.startupPhase()) {
         log.info(
             "start-up phase: {} threads x {} iterations",
@@ -166,8 +175,8 @@ final class LoadRun {
       }
 
       RequestObserver measured = RequestObserver.all(stats, csv);
-      Writers writers = writers(transport, measured, image);
-      AlbumStoreClient api = writers.blocking();
+      Writers writers = writers(transport, measured, image, history);
+      AtomicInteger readerNo = new AtomicInteger();
       // After the warm-up: the tier table's differences cover the measured load only.
       TierSampler tiers = TierSampler.start(cfg.serverMetrics(), cfg.consumerMetrics());
       StepStatistics steps = stepStatistics();
@@ -198,8 +207,14 @@ final class LoadRun {
                         cfg.iterations(),
                         ledger.newSegment(),
                         recent,
-                        writerDone),
-                keepReading -> new ReaderLoop(api, recent, keepReading, Sleeper.REAL),
+                        writerDone,
+                        cfg.readsBack(i)),
+                keepReading ->
+                    new ReaderLoop(
+                        writers.forProcess("r" + readerNo.getAndIncrement()),
+                        recent,
+                        keepReading,
+                        Sleeper.REAL),
                 logMilestones());
         scheduler = load;
         if (stopped()) {
@@ -239,20 +254,71 @@ final class LoadRun {
       // After the drain (when verifying): the consumer has applied what this run wrote.
       TierReadings tierReadings = tiers.finish();
       csv.close(); // flush the rows before the report names the file
-      return reporter.finish(
-          stats,
-          times,
-          rows,
-          sampler,
-          atEnd,
-          drain,
-          verification,
-          tierReadings,
-          load.crashedThreads(),
-          csv.dropped(),
-          steps == null ? List.of() : steps.rows(),
-          stopped(),
-          out);
+      RunSummary summary =
+          reporter.finish(
+              stats,
+              times,
+              rows,
+              sampler,
+              atEnd,
+              drain,
+              verification,
+              tierReadings,
+              load.crashedThreads(),
+              csv.dropped(),
+              steps == null ? List.of() : steps.rows(),
+              stopped(),
+              out);
+      return new ClientResult(judgeHistory(history, dir, summary, verification), summary);
+    }
+  }
+
+  /** The history's writer, or null without {@code --history}. */
+  private HistoryWriter openHistory(Path dir, String runId, RunClock clock) throws IOException {
+    return cfg.history()
+        ? new HistoryWriter(
+            dir.resolve(HistoryFile.NAME),
+            runId,
+            clock.originNanos(),
+            clock.originEpochMillis(),
+            HISTORY_BUFFER_ATTEMPTS)
+        : null;
+  }
+
+  /**
+   * With {@code --history}: closes the history and, once the queue has drained (the verification
+   * ran), judges it; a violation, or a history that cannot be judged, makes the run fail (exit code
+   * 1, as a mismatch does).
+   *
+   * @return the run's exit code
+   */
+  private int judgeHistory(
+      HistoryWriter history, Path dir, RunSummary summary, RunSummary.Verification verification)
+      throws IOException {
+    if (history == null || summary.exitCode() == 130) {
+      return summary.exitCode();
+    }
+    history.close();
+    if (history.waited() > 0) {
+      // The load slowed down for the history: say so beside figures it may have changed.
+      log.warn("{} attempts waited for room in the history's queue", history.waited());
+    }
+    if ("skipped".equals(verification.status())) {
+      out.println(
+          "history: not judged: the verification was skipped (" + verification.note() + ")");
+      return summary.exitCode();
+    }
+    try {
+      Verdict v = HistoryCheck.run(dir, cfg.historyDatabase(), out);
+      return v.isClean() ? summary.exitCode() : 1;
+    } catch (SQLException e) {
+      log.error("history: cannot read the database", e);
+      out.println(
+          "history: not judged: cannot read the database "
+              + cfg.historyDatabase().jdbcUrl()
+              + ": "
+              + e.getMessage());
+      return 1;
     }
   }
 
@@ -357,21 +423,28 @@ final class LoadRun {
                     iterations,
                     ledger.newSegment(),
                     recent,
-                    this::stopped),
+                    this::stopped,
+                    false),
             keepReading -> () -> {},
             WorkloadListener.NONE);
     scheduler = warm;
     warm.run();
   }
 
-  /** The writers' API over {@code transport}: blocking, and on the event loops where it can. */
-  private Writers writers(Transport transport, RequestObserver observer, AlbumImage image) {
+  /**
+   * The writers' API over {@code transport}: blocking, and on the event loops where it can.
+   *
+   * @param history where each writer and reader records its attempts, or null
+   */
+  private Writers writers(
+      Transport transport, RequestObserver observer, AlbumImage image, HistoryWriter history) {
     RetryPolicy policy = RetryPolicy.of(cfg.retries());
     return new Writers(
         AlbumStoreClient.create(transport, policy, observer, image),
         transport instanceof AsyncTransport async
             ? AsyncAlbumStoreClient.create(async, policy, observer, image)
-            : null);
+            : null,
+        history);
   }
 
   /**
@@ -380,8 +453,20 @@ final class LoadRun {
    *
    * @param blocking also the readers' API
    * @param async null when the transport blocks
+   * @param history null without {@code --history}
    */
-  private record Writers(AlbumStoreClient blocking, AsyncAlbumStoreClient async) {
+  private record Writers(
+      AlbumStoreClient blocking, AsyncAlbumStoreClient async, HistoryWriter history) {
+    /** What a process (a writer or reader, {@code label}) tells the history. */
+    private AttemptLog log(String label) {
+      return history == null ? AttemptLog.NONE : history.process(label);
+    }
+
+    /** The blocking API of one process (a reader, or a writer when sends block). */
+    AlbumStoreClient forProcess(String label) {
+      return history == null ? blocking : blocking.withAttemptLog(log(label));
+    }
+
     Runnable task(
         Workload workload,
         Pacer pacer,
@@ -390,21 +475,34 @@ final class LoadRun {
         int iterations,
         LedgerSegment segment,
         RecentAlbums recent,
-        BooleanSupplier stopped) {
-      return async != null
-          ? new VirtualUser(
-                  async.forOneUser(),
-                  workload,
-                  pacer,
-                  keys,
-                  label,
-                  iterations,
-                  segment,
-                  recent,
-                  stopped)
-              .awaitingTask()
-          : new WriterLoop(
-              blocking, workload, pacer, keys, label, iterations, segment, recent, stopped);
+        BooleanSupplier stopped,
+        boolean readBack) {
+      if (async != null) {
+        VirtualUser user =
+            new VirtualUser(
+                async.forOneUser(log(label)),
+                workload,
+                pacer,
+                keys,
+                label,
+                iterations,
+                segment,
+                recent,
+                stopped);
+        return (readBack ? user.readingBack() : user).awaitingTask();
+      }
+      WriterLoop loop =
+          new WriterLoop(
+              forProcess(label),
+              workload,
+              pacer,
+              keys,
+              label,
+              iterations,
+              segment,
+              recent,
+              stopped);
+      return readBack ? loop.readingBack() : loop;
     }
   }
 

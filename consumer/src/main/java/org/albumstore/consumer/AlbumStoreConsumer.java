@@ -32,6 +32,7 @@ import org.albumstore.consumer.metrics.MetricsSettings;
 import org.albumstore.consumer.metrics.RateReporter;
 import org.albumstore.consumer.retry.OutageLog;
 import org.albumstore.consumer.sql.BatchWriter;
+import org.albumstore.consumer.sql.PlantedDefect;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -69,8 +70,11 @@ public final class AlbumStoreConsumer implements AutoCloseable {
   private OutageLog databaseOutages;
   private MetricsHttpServer metricsServer;
   private RateReporter reporter;
+  private final PlantedDefect defect;
 
-  private AlbumStoreConsumer() {}
+  private AlbumStoreConsumer(PlantedDefect defect) {
+    this.defect = defect;
+  }
 
   /**
    * Opens the pool (and applies the schema if asked), declares the topology, opens the connections
@@ -105,7 +109,29 @@ public final class AlbumStoreConsumer implements AutoCloseable {
       MetricsSettings metricsSettings,
       LedgerRetention retention)
       throws IOException, TimeoutException, SQLException {
-    AlbumStoreConsumer consumer = new AlbumStoreConsumer();
+    return start(settings, amqp, database, metricsSettings, retention, PlantedDefect.NONE);
+  }
+
+  /**
+   * As {@link #start(ConsumerSettings, AmqpSettings, DatabaseSettings)}, with a bug planted on
+   * purpose: for the tests that prove a checker catches it, never for a deployment (no setting
+   * reaches it).
+   */
+  public static AlbumStoreConsumer startWithPlantedDefect(
+      ConsumerSettings settings, AmqpSettings amqp, DatabaseSettings database, PlantedDefect defect)
+      throws IOException, TimeoutException, SQLException {
+    return start(settings, amqp, database, MetricsSettings.OFF, LedgerRetention.DEFAULT, defect);
+  }
+
+  private static AlbumStoreConsumer start(
+      ConsumerSettings settings,
+      AmqpSettings amqp,
+      DatabaseSettings database,
+      MetricsSettings metricsSettings,
+      LedgerRetention retention,
+      PlantedDefect defect)
+      throws IOException, TimeoutException, SQLException {
+    AlbumStoreConsumer consumer = new AlbumStoreConsumer(defect);
     try {
       consumer.open(settings, amqp, database, metricsSettings, retention);
       return consumer;
@@ -145,7 +171,7 @@ public final class AlbumStoreConsumer implements AutoCloseable {
     pruner = new LedgerPruner(ledgerPool, retention);
     pruner.bindTo(metrics.registry());
     pruner.start();
-    BatchWriter writer = new BatchWriter(pool);
+    BatchWriter writer = new BatchWriter(pool, defect);
     databaseOutages = new OutageLog("database writes");
     OutageLog brokerOutages = new OutageLog("dead-letter publishing");
     String instance = UUID.randomUUID().toString().substring(0, 8);

@@ -33,9 +33,22 @@ public final class AlbumStoreClient implements AlbumStoreApi {
   private final ApiRequest.AlbumUpload upload;
 
   public AlbumStoreClient(RetryingCaller caller, RequestObserver observer, AlbumImage image) {
+    this(caller, observer, uploadOf(image));
+  }
+
+  private AlbumStoreClient(
+      RetryingCaller caller, RequestObserver observer, ApiRequest.AlbumUpload upload) {
     this.caller = caller;
     this.observer = observer;
-    this.upload = uploadOf(image);
+    this.upload = upload;
+  }
+
+  /**
+   * The same client (one upload object, so the transport still encodes it once) whose attempts are
+   * also told to {@code log}: one per writer or reader, which the history names as its process.
+   */
+  public AlbumStoreClient withAttemptLog(AttemptLog log) {
+    return new AlbumStoreClient(caller.withAttemptLog(log), observer, upload);
   }
 
   /**
@@ -70,22 +83,20 @@ public final class AlbumStoreClient implements AlbumStoreApi {
 
   @Override
   public ReviewCounts getReview(String albumId, long dueNanos) throws InterruptedException {
-    CallResult r = caller.call(ApiRequest.getReview(albumId), dueNanos);
+    return counted(observer, caller.call(ApiRequest.getReview(albumId), dueNanos));
+  }
+
+  /** Reports a {@code GET /review/{id}}; the counts it read. */
+  static ReviewCounts counted(RequestObserver observer, CallResult r) {
     ReviewCounts counts;
     if (r.isSuccess()) {
-      JsonNode body = parse(r.response().body());
-      Long likes = body == null ? null : count(body.get("likes"));
-      Long dislikes = body == null ? null : count(body.get("dislikes"));
-      counts =
-          likes != null && dislikes != null
-              ? ReviewCounts.found(likes, dislikes)
-              : ReviewCounts.failed(BAD_BODY);
+      counts = countsOf(r.response().body());
     } else if (r.response() != null && r.response().status() == 404) {
       counts = ReviewCounts.notFound();
     } else {
       counts = ReviewCounts.failed(r.code());
     }
-    report(r, counts.status() == ReviewCounts.Status.FOUND);
+    report(observer, r, counts.status() == ReviewCounts.Status.FOUND);
     return counts;
   }
 
@@ -103,13 +114,36 @@ public final class AlbumStoreClient implements AlbumStoreApi {
     return new ApiRequest.AlbumUpload(image, profileJson(PROFILE));
   }
 
+  /**
+   * The counts of a {@code GET /review/{id}}'s 200 body: found, or failed with {@code bad-body}.
+   */
+  public static ReviewCounts countsOf(byte[] body) {
+    JsonNode json = parse(body);
+    Long likes = json == null ? null : count(json.get("likes"));
+    Long dislikes = json == null ? null : count(json.get("dislikes"));
+    return likes != null && dislikes != null
+        ? ReviewCounts.found(likes, dislikes)
+        : ReviewCounts.failed(BAD_BODY);
+  }
+
+  /** The valid album ID of a {@code POST /albums}'s 200 body, or null. */
+  public static String createdIdOf(byte[] body) {
+    String id = albumIdOf(body);
+    return Identifiers.isValidToken(id) ? id : null;
+  }
+
+  /** Whether a {@code GET /albums/{id}}'s 200 body is the profile every album is made with. */
+  public static boolean isProfile(byte[] body) {
+    JsonNode json = parse(body);
+    return json != null
+        && PROFILE.artist().equals(json.path("artist").asText(null))
+        && PROFILE.title().equals(json.path("title").asText(null))
+        && PROFILE.year().equals(json.path("year").asText(null));
+  }
+
   /** Reports a {@code POST /albums}; its album's ID, or empty when it failed or had none. */
   static Optional<String> created(RequestObserver observer, CallResult r) {
-    String albumId = null;
-    if (r.isSuccess()) {
-      String id = albumIdOf(r.response().body());
-      albumId = Identifiers.isValidToken(id) ? id : null;
-    }
+    String albumId = r.isSuccess() ? createdIdOf(r.response().body()) : null;
     report(observer, r, r.isSuccess() && albumId != null);
     return Optional.ofNullable(albumId);
   }
@@ -124,15 +158,7 @@ public final class AlbumStoreClient implements AlbumStoreApi {
    * Reports a {@code GET /albums/{id}}; whether it answered the profile the album was made with.
    */
   static boolean gotAlbum(RequestObserver observer, CallResult r) {
-    boolean ok = false;
-    if (r.isSuccess()) {
-      JsonNode body = parse(r.response().body());
-      ok =
-          body != null
-              && PROFILE.artist().equals(body.path("artist").asText(null))
-              && PROFILE.title().equals(body.path("title").asText(null))
-              && PROFILE.year().equals(body.path("year").asText(null));
-    }
+    boolean ok = r.isSuccess() && isProfile(r.response().body());
     report(observer, r, ok);
     return ok;
   }
@@ -148,10 +174,6 @@ public final class AlbumStoreClient implements AlbumStoreApi {
     } catch (NumberFormatException e) {
       return null;
     }
-  }
-
-  private void report(CallResult r, boolean ok) {
-    report(observer, r, ok);
   }
 
   private static void report(RequestObserver observer, CallResult r, boolean ok) {

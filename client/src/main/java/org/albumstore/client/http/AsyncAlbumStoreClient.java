@@ -22,10 +22,11 @@ public final class AsyncAlbumStoreClient implements AsyncAlbumStoreApi {
       AsyncTransport transport,
       RetryPolicy policy,
       RequestObserver observer,
-      ApiRequest.AlbumUpload upload) {
+      ApiRequest.AlbumUpload upload,
+      AttemptLog attempts) {
     this.transport = transport;
     this.policy = policy;
-    this.caller = new AsyncRetryingCaller(transport, policy, observer);
+    this.caller = new AsyncRetryingCaller(transport, policy, observer, attempts);
     this.observer = observer;
     this.upload = upload;
     this.scheduler = transport.scheduler();
@@ -36,7 +37,8 @@ public final class AsyncAlbumStoreClient implements AsyncAlbumStoreApi {
    */
   public static AsyncAlbumStoreClient create(
       AsyncTransport transport, RetryPolicy policy, RequestObserver observer, AlbumImage image) {
-    return new AsyncAlbumStoreClient(transport, policy, observer, AlbumStoreClient.uploadOf(image));
+    return new AsyncAlbumStoreClient(
+        transport, policy, observer, AlbumStoreClient.uploadOf(image), AttemptLog.NONE);
   }
 
   /**
@@ -44,7 +46,12 @@ public final class AsyncAlbumStoreClient implements AsyncAlbumStoreApi {
    * retries, observer and upload (one upload object, so the transport still encodes it once).
    */
   public AsyncAlbumStoreClient forOneUser() {
-    return new AsyncAlbumStoreClient(transport.lane(), policy, observer, upload);
+    return forOneUser(AttemptLog.NONE);
+  }
+
+  /** {@link #forOneUser()}, whose attempts are also told to {@code log}. */
+  public AsyncAlbumStoreClient forOneUser(AttemptLog log) {
+    return new AsyncAlbumStoreClient(transport.lane(), policy, observer, upload, log);
   }
 
   @Override
@@ -67,6 +74,13 @@ public final class AsyncAlbumStoreClient implements AsyncAlbumStoreApi {
     return caller
         .call(ApiRequest.getAlbum(albumId), dueNanos)
         .thenApply(r -> AlbumStoreClient.gotAlbum(observer, r));
+  }
+
+  @Override
+  public CompletableFuture<ReviewCounts> getReview(String albumId, long dueNanos) {
+    return caller
+        .call(ApiRequest.getReview(albumId), dueNanos)
+        .thenApply(r -> AlbumStoreClient.counted(observer, r));
   }
 
   @Override

@@ -17,12 +17,22 @@ public final class AsyncRetryingCaller {
   private final AsyncTransport transport;
   private final RetryPolicy policy;
   private final RequestObserver observer;
+  private final AttemptLog attempts;
 
   public AsyncRetryingCaller(
       AsyncTransport transport, RetryPolicy policy, RequestObserver observer) {
+    this(transport, policy, observer, AttemptLog.NONE);
+  }
+
+  /**
+   * @param attempts told about every attempt, retries included
+   */
+  public AsyncRetryingCaller(
+      AsyncTransport transport, RetryPolicy policy, RequestObserver observer, AttemptLog attempts) {
     this.transport = transport;
     this.policy = policy;
     this.observer = observer;
+    this.attempts = attempts;
   }
 
   /**
@@ -38,6 +48,7 @@ public final class AsyncRetryingCaller {
 
   private void attempt(
       ApiRequest request, long dueNanos, int attempt, CompletableFuture<CallResult> result) {
+    long sent = System.nanoTime();
     transport
         .sendAsync(request)
         .whenComplete(
@@ -51,11 +62,11 @@ public final class AsyncRetryingCaller {
                 }
                 failure = cause.getClass().getSimpleName();
               }
+              long end = System.nanoTime();
+              attempts.attempt(request, sent, end, response, failure);
               boolean ok = response != null && response.isSuccess();
               if (ok || attempt > policy.retries()) {
-                result.complete(
-                    new CallResult(
-                        request, response, failure, attempt, dueNanos, System.nanoTime()));
+                result.complete(new CallResult(request, response, failure, attempt, dueNanos, end));
                 return;
               }
               observer.onRetry(

@@ -18,36 +18,55 @@ public final class RetryingCaller {
   private final RetryPolicy policy;
   private final Sleeper sleeper;
   private final RequestObserver observer;
+  private final AttemptLog attempts;
 
   public RetryingCaller(
       Transport transport, RetryPolicy policy, Sleeper sleeper, RequestObserver observer) {
+    this(transport, policy, sleeper, observer, AttemptLog.NONE);
+  }
+
+  private RetryingCaller(
+      Transport transport,
+      RetryPolicy policy,
+      Sleeper sleeper,
+      RequestObserver observer,
+      AttemptLog attempts) {
     this.transport = transport;
     this.policy = policy;
     this.sleeper = sleeper;
     this.observer = observer;
+    this.attempts = attempts;
+  }
+
+  /** The same caller, each of whose attempts is also told to {@code log}. */
+  public RetryingCaller withAttemptLog(AttemptLog log) {
+    return new RetryingCaller(transport, policy, sleeper, observer, log);
   }
 
   /**
    * @param dueNanos when the request was due ({@link System#nanoTime()}); latency counts from here
    */
   public CallResult call(ApiRequest request, long dueNanos) throws InterruptedException {
-    int attempts = 0;
+    int attempt = 0;
     while (true) {
-      attempts++;
+      attempt++;
       ApiResponse response = null;
       String failure = null;
+      long sent = System.nanoTime();
       try {
         response = transport.send(request);
       } catch (IOException e) {
         failure = e.getClass().getSimpleName();
       }
+      long end = System.nanoTime();
+      attempts.attempt(request, sent, end, response, failure);
       boolean ok = response != null && response.isSuccess();
-      if (ok || attempts > policy.retries()) {
-        return new CallResult(request, response, failure, attempts, dueNanos, System.nanoTime());
+      if (ok || attempt > policy.retries()) {
+        return new CallResult(request, response, failure, attempt, dueNanos, end);
       }
       observer.onRetry(
           request.type(), response != null ? Integer.toString(response.status()) : failure);
-      Duration wait = policy.delayAfter(attempts, response);
+      Duration wait = policy.delayAfter(attempt, response);
       sleeper.sleep(wait);
     }
   }

@@ -18,6 +18,8 @@ import org.albumstore.common.event.Vote;
  *
  * <p>The steps of one virtual user run one after the other (each from the completion of the
  * previous), so its ledger segment is never touched by two threads at once.
+ *
+ * <p>{@link #readingBack()}: as {@link WriterLoop#readingBack()}.
  */
 public final class VirtualUser {
   private static final Vote[] REVIEWS = {Vote.LIKE, Vote.LIKE, Vote.DISLIKE};
@@ -32,6 +34,7 @@ public final class VirtualUser {
   private final LedgerSegment ledger;
   private final RecentAlbums recent;
   private final BooleanSupplier stopped;
+  private final boolean readBack;
   private final CompletableFuture<Void> done = new CompletableFuture<>();
 
   /**
@@ -48,6 +51,20 @@ public final class VirtualUser {
       LedgerSegment ledger,
       RecentAlbums recent,
       BooleanSupplier stopped) {
+    this(api, workload, pacer, keys, user, iterations, ledger, recent, stopped, false);
+  }
+
+  private VirtualUser(
+      AsyncAlbumStoreApi api,
+      Workload workload,
+      Pacer pacer,
+      IdempotencyKeys keys,
+      String user,
+      int iterations,
+      LedgerSegment ledger,
+      RecentAlbums recent,
+      BooleanSupplier stopped,
+      boolean readBack) {
     this.api = api;
     this.workload = workload;
     this.pacer = pacer;
@@ -57,6 +74,13 @@ public final class VirtualUser {
     this.ledger = ledger;
     this.recent = recent;
     this.stopped = stopped;
+    this.readBack = readBack;
+  }
+
+  /** The same user, reading back what it was told exists. Call before {@link #start()}. */
+  public VirtualUser readingBack() {
+    return new VirtualUser(
+        api, workload, pacer, keys, user, iterations, ledger, recent, stopped, true);
   }
 
   /**
@@ -122,6 +146,10 @@ public final class VirtualUser {
       // The outcome is in the statistics (a failed GET fails the run); nothing to verify.
       return due().thenCompose(due -> api.getAlbum(albumId, due)).thenApply(ok -> null);
     }
+    if (readBack) {
+      return api.getAlbum(albumId, System.nanoTime())
+          .thenCompose(ok -> review(i, albumId, index, 0));
+    }
     return review(i, albumId, index, 0);
   }
 
@@ -134,6 +162,10 @@ public final class VirtualUser {
         .thenCompose(
             ok -> {
               ledger.vote(index, REVIEWS[r], ok);
+              if (readBack) {
+                return api.getReview(albumId, System.nanoTime())
+                    .thenCompose(counts -> review(i, albumId, index, r + 1));
+              }
               return review(i, albumId, index, r + 1);
             });
   }

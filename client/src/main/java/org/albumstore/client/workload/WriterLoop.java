@@ -13,6 +13,11 @@ import org.albumstore.common.event.Vote;
  * {@code GET /albums/{id}} of that album. An album that could not be created gets no further
  * request (there is no ID). Every created album and every review goes into the thread's ledger
  * segment for verification (in {@code post-get} the albums, with no reviews).
+ *
+ * <p>A writer {@link #readingBack() reading back} also reads what it was told exists, for the
+ * operation history's checker: the album after its 200 ({@code GET /albums/{id}}), and its counts
+ * after each review ({@code GET /review/{id}}). These reads are sent at once, outside the pacer's
+ * slots: they observe the load, they are not part of it.
  */
 public final class WriterLoop implements Runnable {
   private static final Vote[] REVIEWS = {Vote.LIKE, Vote.LIKE, Vote.DISLIKE};
@@ -27,6 +32,7 @@ public final class WriterLoop implements Runnable {
   private final LedgerSegment ledger;
   private final RecentAlbums recent;
   private final BooleanSupplier stopped;
+  private final boolean readBack;
 
   /**
    * @param thread this thread's label in idempotency keys, unique in the run (e.g. {@code t12})
@@ -43,6 +49,20 @@ public final class WriterLoop implements Runnable {
       LedgerSegment ledger,
       RecentAlbums recent,
       BooleanSupplier stopped) {
+    this(api, workload, pacer, keys, thread, iterations, ledger, recent, stopped, false);
+  }
+
+  private WriterLoop(
+      AlbumStoreApi api,
+      Workload workload,
+      Pacer pacer,
+      IdempotencyKeys keys,
+      String thread,
+      int iterations,
+      LedgerSegment ledger,
+      RecentAlbums recent,
+      BooleanSupplier stopped,
+      boolean readBack) {
     this.api = api;
     this.workload = workload;
     this.pacer = pacer;
@@ -52,6 +72,13 @@ public final class WriterLoop implements Runnable {
     this.ledger = ledger;
     this.recent = recent;
     this.stopped = stopped;
+    this.readBack = readBack;
+  }
+
+  /** The same writer, reading back what it was told exists. */
+  public WriterLoop readingBack() {
+    return new WriterLoop(
+        api, workload, pacer, keys, thread, iterations, ledger, recent, stopped, true);
   }
 
   @Override
@@ -78,10 +105,16 @@ public final class WriterLoop implements Runnable {
       api.getAlbum(albumId, pacer.awaitNext());
       return;
     }
+    if (readBack) {
+      api.getAlbum(albumId, System.nanoTime());
+    }
     for (int r = 0; r < REVIEWS.length; r++) {
       boolean ok =
           api.review(REVIEWS[r], albumId, keys.key(thread, i, STEPS[r]), pacer.awaitNext());
       ledger.vote(index, REVIEWS[r], ok);
+      if (readBack) {
+        api.getReview(albumId, System.nanoTime());
+      }
     }
   }
 }

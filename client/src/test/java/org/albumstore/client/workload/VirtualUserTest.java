@@ -13,6 +13,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.albumstore.client.http.AsyncAlbumStoreApi;
 import org.albumstore.client.http.IdempotencyKeys;
+import org.albumstore.client.http.ReviewCounts;
 import org.albumstore.client.verify.ExpectedCounts;
 import org.albumstore.client.verify.LedgerSegment;
 import org.albumstore.common.event.Vote;
@@ -61,6 +62,12 @@ class VirtualUserTest {
     }
 
     @Override
+    public CompletableFuture<ReviewCounts> getReview(String albumId, long dueNanos) {
+      calls.add("GET /review/" + albumId);
+      return CompletableFuture.supplyAsync(() -> ReviewCounts.found(0, 0), loop);
+    }
+
+    @Override
     public ScheduledExecutorService scheduler() {
       return loop;
     }
@@ -102,6 +109,26 @@ class VirtualUserTest {
     assertThat(ledger.size()).isEqualTo(2);
     assertThat(ledger.expected(0)).isEqualTo(new ExpectedCounts("album-1", 2, 0, 1, 0));
     assertThat(ledger.expected(1)).isEqualTo(new ExpectedCounts("album-2", 2, 0, 0, 1));
+  }
+
+  @Test
+  void aUserReadingBackReadsItsAlbumAfterThe200AndItsCountsAfterEachReview() throws Exception {
+    FakeApi api = new FakeApi();
+    user(api, Workload.ALBUM_REVIEWS, Pacer.UNPACED, "t7", 1, new LedgerSegment())
+        .readingBack()
+        .start()
+        .get(10, TimeUnit.SECONDS);
+
+    assertThat(api.calls)
+        .containsExactly(
+            "POST /albums run1-t7-0-a",
+            "GET /albums/album-1",
+            "POST /review/like/album-1 run1-t7-0-l1",
+            "GET /review/album-1",
+            "POST /review/like/album-1 run1-t7-0-l2",
+            "GET /review/album-1",
+            "POST /review/dislike/album-1 run1-t7-0-d",
+            "GET /review/album-1");
   }
 
   @Test

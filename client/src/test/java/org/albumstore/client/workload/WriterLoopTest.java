@@ -36,7 +36,8 @@ class WriterLoopTest {
 
     @Override
     public ReviewCounts getReview(String albumId, long dueNanos) {
-      throw new AssertionError("writers do not read counts");
+      calls.add("GET /review/" + albumId); // only when reading back
+      return ReviewCounts.found(0, 0);
     }
 
     @Override
@@ -82,6 +83,34 @@ class WriterLoopTest {
     assertThat(ledger.expected(0)).isEqualTo(new ExpectedCounts("album-1", 2, 0, 1, 0));
     assertThat(ledger.expected(1)).isEqualTo(new ExpectedCounts("album-2", 2, 0, 0, 1));
     assertThat(recent.pick()).isIn("album-1", "album-2");
+  }
+
+  @Test
+  void aWriterReadingBackReadsItsAlbumAfterThe200AndItsCountsAfterEachReview() {
+    FakeApi api = new FakeApi();
+    new WriterLoop(
+            api,
+            Workload.ALBUM_REVIEWS,
+            Pacer.UNPACED,
+            new IdempotencyKeys("run1"),
+            "t7",
+            1,
+            new LedgerSegment(),
+            new RecentAlbums(16),
+            () -> false)
+        .readingBack()
+        .run();
+
+    assertThat(api.calls)
+        .containsExactly(
+            "POST /albums run1-t7-0-a",
+            "GET /albums/album-1",
+            "POST /review/like/album-1 run1-t7-0-l1",
+            "GET /review/album-1",
+            "POST /review/like/album-1 run1-t7-0-l2",
+            "GET /review/album-1",
+            "POST /review/dislike/album-1 run1-t7-0-d",
+            "GET /review/album-1");
   }
 
   @Test

@@ -43,9 +43,16 @@ public final class BatchWriter {
           + " dislikes = album_reviews.dislikes + EXCLUDED.dislikes";
 
   private final DataSource dataSource;
+  private final PlantedDefect defect;
 
   public BatchWriter(DataSource dataSource) {
+    this(dataSource, PlantedDefect.NONE);
+  }
+
+  /** A writer with a bug planted on purpose (tests of the checkers only). */
+  public BatchWriter(DataSource dataSource, PlantedDefect defect) {
     this.dataSource = dataSource;
+    this.defect = defect;
   }
 
   /**
@@ -57,7 +64,10 @@ public final class BatchWriter {
       c.setAutoCommit(false);
       try {
         int albums = insertAlbums(c, batch.albums());
-        List<AlbumDelta> deltas = batch.deltasFor(recordInLedger(c, batch.ledgerIds()));
+        List<UUID> fresh = recordInLedger(c, batch.ledgerIds());
+        List<AlbumDelta> deltas =
+            batch.deltasFor(
+                defect == PlantedDefect.COUNT_REDELIVERIES_AGAIN ? batch.ledgerIds() : fresh);
         int reviews = addToCounters(c, deltas);
         long commitStart = System.nanoTime();
         c.commit();

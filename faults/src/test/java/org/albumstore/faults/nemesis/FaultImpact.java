@@ -1,0 +1,89 @@
+package org.albumstore.faults.nemesis;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import org.albumstore.client.history.History;
+import org.albumstore.client.history.Operation;
+
+/**
+ * What each fault of a schedule cost the clients, read from the run's operation history: over the
+ * fault and the {@value #RECOVERY_SECONDS} s after its heal, the longest time in which no attempt
+ * got a 200, the 503s, the other failed attempts (timeouts, I/O errors, other statuses) and the
+ * retries (attempts of a write whose key had been sent before). Faults that overlap share attempts:
+ * each is charged with everything in its window.
+ *
+ * @param longestWithoutOk the longest gap between two 200s in the window (from its start to the
+ *     first 200 too; to its end when none came)
+ */
+public record FaultImpact(
+    Fault fault, Duration longestWithoutOk, long answered503, long failed, long retries) {
+  static final int RECOVERY_SECONDS = 10;
+
+  /**
+   * @param loadStartMicros the load's start in the history's time (µs since its origin): the
+   *     schedule's times count from there
+   */
+  public static List<FaultImpact> of(
+      NemesisSchedule schedule, History history, long loadStartMicros) {
+    List<FaultImpact> out = new ArrayList<>();
+    for (Fault f : schedule.faults()) {
+      long from = loadStartMicros + f.start().toNanos() / 1_000;
+      long to = loadStartMicros + (f.heal().plusSeconds(RECOVERY_SECONDS)).toNanos() / 1_000;
+      out.add(measure(f, history.operations(), from, to));
+    }
+    return out;
+  }
+
+  private static FaultImpact measure(Fault f, List<Operation> ops, long from, long to) {
+    Set<String> keysSeen = new HashSet<>();
+    List<Long> oks = new ArrayList<>();
+    long answered503 = 0;
+    long failed = 0;
+    long retries = 0;
+    for (Operation o : ops) { // in completion order, roughly: the gaps below sort their own times
+      if (o.key() != null && o.sentMicros() < from) {
+        keysSeen.add(o.key());
+      }
+    }
+    for (Operation o : ops) {
+      if (o.sentMicros() < from || o.sentMicros() > to) {
+        continue;
+      }
+      if (o.key() != null && !keysSeen.add(o.key())) {
+        retries++;
+      }
+      if (o.isSuccess()) {
+        oks.add(o.endMicros());
+      } else if (o.status() == 503) {
+        answered503++;
+      } else {
+        failed++;
+      }
+    }
+    oks.sort(null);
+    long longest = 0;
+    long previous = from;
+    for (long t : oks) {
+      longest = Math.max(longest, t - previous);
+      previous = Math.max(previous, t);
+    }
+    longest = Math.max(longest, oks.isEmpty() ? to - from : 0);
+    return new FaultImpact(f, Duration.ofNanos(longest * 1_000), answered503, failed, retries);
+  }
+
+  @Override
+  public String toString() {
+    return String.format(
+        Locale.ROOT,
+        "%s | longest without a 200 %.1f s, 503s %d, other failures %d, retries %d",
+        fault,
+        longestWithoutOk.toMillis() / 1000.0,
+        answered503,
+        failed,
+        retries);
+  }
+}

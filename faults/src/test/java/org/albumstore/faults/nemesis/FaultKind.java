@@ -1,0 +1,59 @@
+package org.albumstore.faults.nemesis;
+
+import java.time.Duration;
+
+/**
+ * What the nemesis can break, each with how it is healed, the tier it hits, and how long it lasts
+ * (drawn between the two bounds).
+ */
+public enum FaultKind {
+  /** SIGKILL of a broker node; healed by starting it again. */
+  NODE_KILL(Tier.BROKER, "SIGKILL of a broker node, restarted", 5, 20),
+  /** SIGSTOP of a broker node (a GC pause, a noisy neighbour); healed by SIGCONT. */
+  NODE_PAUSE(Tier.BROKER, "SIGSTOP of a broker node, then SIGCONT", 3, 15),
+  /** A node cut off from the other two by iptables ({@code Partition}); healed by removing it. */
+  PARTITION(Tier.BROKER, "a broker node partitioned from the others, healed", 10, 30),
+  /** The broker's memory alarm: publishers blocked; healed by restoring the watermark. */
+  MEMORY_ALARM(Tier.BROKER, "a broker memory alarm, cleared", 3, 12),
+  /** SIGKILL of a server; healed by starting it again. */
+  SERVER_KILL(Tier.SERVER, "SIGKILL of a server, restarted", 2, 10),
+  /** SIGTERM of a server (drain, then exit); healed by starting it again. */
+  SERVER_TERM(Tier.SERVER, "SIGTERM of a server, restarted", 2, 10),
+  /** SIGKILL of a consumer; healed by starting it again. */
+  CONSUMER_KILL(Tier.CONSUMER, "SIGKILL of a consumer, restarted", 2, 15);
+
+  /** Where a fault lands: at most one fault per tier at a time, so every tier keeps serving. */
+  public enum Tier {
+    BROKER,
+    SERVER,
+    CONSUMER
+  }
+
+  private final Tier tier;
+  private final String description;
+  private final Duration shortest;
+  private final Duration longest;
+
+  FaultKind(Tier tier, String description, int shortestSeconds, int longestSeconds) {
+    this.tier = tier;
+    this.description = description;
+    this.shortest = Duration.ofSeconds(shortestSeconds);
+    this.longest = Duration.ofSeconds(longestSeconds);
+  }
+
+  public Tier tier() {
+    return tier;
+  }
+
+  public String description() {
+    return description;
+  }
+
+  public Duration shortest() {
+    return shortest;
+  }
+
+  public Duration longest() {
+    return longest;
+  }
+}

@@ -35,6 +35,45 @@ if (($# == 0)); then
   }
   set -- "base=$BASE_SERVER_JAR,$BASE_CONSUMER_JAR" "this=$SERVER_JAR,$CONSUMER_JAR"
 fi
+# The summary, chart and tables of $OUT/data.csv (READS_SUMMARY_ONLY=1: only this, for a data.csv
+# already there).
+summarize() {
+python3 - "$WORK/$NAME-machine.json" "$OUT/extra.json" "$COMMAND" "$*" <<'PY'
+import json, sys
+m = json.load(open(sys.argv[1])); m["loadavg_at_end"] = open("/proc/loadavg").read().split()[:3]
+json.dump({"machine": m, "command": sys.argv[3], "variants": sys.argv[4],
+  "setup": "per variant one server and one consumer JVM (own queue and ports), all up for the whole run, one database with 2,000 albums rd1..rd2000 and their counters; wrk 2 threads, random IDs (wrk/get-ids.lua); the client of this tree for every variant; parts and variants interleaved, order rotated per repeat. part=get-review/404 and get-albums/404: rps ratio to the 404 of the same server in the same repeat (column rps). pg8/pg64: --workload post-get at 8/64 threads, GET /albums p50/p99; vis_*: the time to visibility (publish -> committed) from the consumer's histogram, batch_wait_ms the mean of its batching stage. a4: 256 writers (default workload) and --get-threads readers of GET /review; get_* are the readers', write_rps all POSTs per second"},
+  open(sys.argv[2], "w"))
+PY
+python3 "$BENCH_DIR/benchstat.py" summarize "$OUT" --group part,variant \
+  --metrics rps,p50_ms,p99_ms,get_p50_ms,get_p99_ms,get_rps,post_p50_ms,write_rps,vis_p50_ms,vis_mean_ms,vis_p99_ms,batch_wait_ms,failed \
+  --chart bars --y get_p50_ms --extra "$OUT/extra.json" \
+  --title "GET p50 (ms): right after its POST (pg8, pg64), assignment-4 readers (a4)" | tee "$OUT/table.md"
+rm -f "$OUT/extra.json"
+# Each variant against the first, per part and figure: the ratio in each repeat, then the median.
+python3 - "$OUT/data.csv" "${VARIANTS[0]}" <<'PY' | tee -a "$OUT/table.md"
+import csv, statistics, sys
+rows = list(csv.DictReader(open(sys.argv[1]))); first = sys.argv[2]
+figures = ["rps", "p99_ms", "get_p50_ms", "get_p99_ms", "write_rps", "vis_p50_ms", "vis_mean_ms", "vis_p99_ms"]
+val = {(r["part"], r["variant"], r["rep"], f): float(r[f]) for r in rows for f in figures if r.get(f)}
+print(f"\npaired ratios to {first} (median of the per-repeat ratios; per repeat in brackets)\n")
+print("| part | variant | " + " | ".join(figures) + " |")
+print("|---" * (len(figures) + 2) + "|")
+for part in dict.fromkeys(r["part"] for r in rows):
+    for v in dict.fromkeys(r["variant"] for r in rows if r["variant"] != first):
+        cells = []
+        for f in figures:
+            rs = [val[(part, v, rep, f)] / val[(part, first, rep, f)] for rep in sorted({r["rep"] for r in rows})
+                  if (part, v, rep, f) in val and val.get((part, first, rep, f))]
+            cells.append(f"{statistics.median(rs):.3f} ({', '.join(f'{x:.2f}' for x in rs)})" if rs else "-")
+        if any(c != "-" for c in cells):
+            print(f"| {part} | {v} | " + " | ".join(cells) + " |")
+PY
+}
+if [[ -n "${READS_SUMMARY_ONLY:-}" ]]; then
+  VARIANTS=("${@%%=*}"); summarize "$@"; exit 0
+fi
+
 require_jars
 command -v wrk >/dev/null || { echo "wrk is missing (apt-get install wrk)" >&2; exit 2; }
 ensure_database
@@ -151,35 +190,5 @@ with open(sys.argv[1], "a") as f:
 PY
 for v in "${VARIANTS[@]}"; do stop_pid "${CPID[$v]}"; stop_pid "${SPID[$v]}"; done
 echo "$COMMAND" >"$OUT/command.txt"
-python3 - "$WORK/$NAME-machine.json" "$OUT/extra.json" "$COMMAND" "$*" <<'PY'
-import json, sys
-m = json.load(open(sys.argv[1])); m["loadavg_at_end"] = open("/proc/loadavg").read().split()[:3]
-json.dump({"machine": m, "command": sys.argv[3], "variants": sys.argv[4],
-  "setup": "per variant one server and one consumer JVM (own queue and ports), all up for the whole run, one database with 2,000 albums rd1..rd2000 and their counters; wrk 2 threads, random IDs (wrk/get-ids.lua); the client of this tree for every variant; parts and variants interleaved, order rotated per repeat. part=get-review/404 and get-albums/404: rps ratio to the 404 of the same server in the same repeat (column rps). pg8/pg64: --workload post-get at 8/64 threads, GET /albums p50/p99; vis_*: the time to visibility (publish -> committed) from the consumer's histogram, batch_wait_ms the mean of its batching stage. a4: 256 writers (default workload) and --get-threads readers of GET /review; get_* are the readers', write_rps all POSTs per second"},
-  open(sys.argv[2], "w"))
-PY
-python3 "$BENCH_DIR/benchstat.py" summarize "$OUT" --group part,variant \
-  --metrics rps,p50_ms,p99_ms,get_p50_ms,get_p99_ms,get_rps,post_p50_ms,write_rps,vis_p50_ms,vis_mean_ms,vis_p99_ms,batch_wait_ms,failed \
-  --chart bars --y rps --extra "$OUT/extra.json" \
-  --title "reads and visibility: GET / 404 at c$CONNS (rps column of the ratio rows)" | tee "$OUT/table.md"
-rm -f "$OUT/extra.json"
-# Each variant against the first, per part and figure: the ratio in each repeat, then the median.
-python3 - "$OUT/data.csv" "${VARIANTS[0]}" <<'PY' | tee -a "$OUT/table.md"
-import csv, statistics, sys
-rows = list(csv.DictReader(open(sys.argv[1]))); first = sys.argv[2]
-figures = ["rps", "p99_ms", "get_p50_ms", "get_p99_ms", "write_rps", "vis_p50_ms", "vis_mean_ms", "vis_p99_ms"]
-val = {(r["part"], r["variant"], r["rep"], f): float(r[f]) for r in rows for f in figures if r.get(f)}
-print(f"\npaired ratios to {first} (median of the per-repeat ratios; per repeat in brackets)\n")
-print("| part | variant | " + " | ".join(figures) + " |")
-print("|---" * (len(figures) + 2) + "|")
-for part in dict.fromkeys(r["part"] for r in rows):
-    for v in dict.fromkeys(r["variant"] for r in rows if r["variant"] != first):
-        cells = []
-        for f in figures:
-            rs = [val[(part, v, rep, f)] / val[(part, first, rep, f)] for rep in sorted({r["rep"] for r in rows})
-                  if (part, v, rep, f) in val and val.get((part, first, rep, f))]
-            cells.append(f"{statistics.median(rs):.3f} ({', '.join(f'{x:.2f}' for x in rs)})" if rs else "-")
-        if any(c != "-" for c in cells):
-            print(f"| {part} | {v} | " + " | ".join(cells) + " |")
-PY
+summarize "$@"
 readme_stub "$OUT" "$COMMAND" "reads and visibility, base vs this build (issue 29)"

@@ -5,7 +5,7 @@
 # behind target 1's ceiling (results/README.md).
 #
 #   bench/cpu-per-request.sh [REPS=2] [SECONDS=10] [CONNECTIONS=256]
-# prints one line per variant and repeat; writes results/cpu-per-request/data.csv.
+# prints one line per variant and repeat; writes results/cpu-per-request/data.csv (the run of 2026-11-22 is in results/archive/cpu-per-request/).
 source "$(dirname "$0")/lib.sh"
 REPS="${1:-2}"; SECS="${2:-10}"; CONNS="${3:-256}"
 OUT="$RESULTS/cpu-per-request"; mkdir -p "$OUT"

@@ -2,7 +2,7 @@
 # How much of a JVM's CPU its JIT compiler threads take while a bench runs: every INTERVAL seconds,
 # per process, the CPU seconds (utime + stime from /proc) of the whole process and of its threads
 # named "C1 CompilerThre..." / "C2 CompilerThre...". A share that stays high during measured runs
-# means the process is not warm yet (results/sustained-warm/: the consumer under bench/sustained.sh).
+# means the process is not warm yet (results/archive/sustained-warm/: the consumer under bench/sustained.sh).
 #
 #   bench/jit-threads.sh [INTERVAL=5] [COUNT=120] PATTERN...
 # e.g. bench/jit-threads.sh 5 80 albumstore-consumer.jar albumstore-server.jar >/tmp/jit.log &

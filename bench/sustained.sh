@@ -18,7 +18,7 @@
 # issue's do-nothing reference: one fixed request, which wrk sends without running Lua per request.
 # noop-paths is the same do-nothing endpoint driven by the review's own script (the paths land
 # below /bench/noop/), so that wrk spends on each request what it spends per review (1.4 µs more than
-# on the fixed one in results/sustained-processors-ranked/later/): the ratios to it leave wrk's
+# on the fixed one in results/archive/sustained-processors-ranked/later/): the ratios to it leave wrk's
 # own difference out. The queue depth of the
 # consumer's queue is sampled every 2 s during the review run (max_depth) and read again after it
 # (depth_after): a queue that grows means the consumer does not keep up, whatever wrk reports.
@@ -29,7 +29,7 @@
 # transaction (about 60 a second here), so its code reaches the JIT's top tier only after thousands
 # of them; with 10 s its compiler threads took 31% and 37% of its CPU in the first two measured
 # review runs, and its CPU per review fell from run to run (3.4, 3.4, 2.1 µs); with 60 s, 24% in the
-# first and about 10% after (results/sustained-warm/, bench/jit-threads.sh). 60 s is closer to the
+# first and about 10% after (results/archive/sustained-warm/, bench/jit-threads.sh). 60 s is closer to the
 # steady state a user gets after the first minute. Runs before 2026-11-25 08:13 UTC used 10 s.
 source "$(dirname "$0")/lib.sh"
 REPS="${1:-3}"; SECS="${2:-15}"; CONNS="${3:-256}"; WARMUP="${SUSTAINED_WARMUP:-60}"

@@ -39,7 +39,8 @@ fi
 # values are required by the template and change no condition.
 required=(AllowedCidr=203.0.113.7/32 ArtifactBucket=albumstore-artifacts)
 combinations=(
-  "defaults: single-instance broker, classic queue, one server|"
+  "defaults: single-instance broker, quorum queue, one server|"
+  "single-instance broker, classic queue|QueueType=classic"
   "SSH key pair and a chosen broker name|KeyName=my-key BrokerName=albumstore-broker"
   "3 servers behind the ALB|UseLoadBalancer=true ServerCount=3"
   "3-node broker cluster with quorum queues|BrokerDeploymentMode=CLUSTER_MULTI_AZ QueueType=quorum"

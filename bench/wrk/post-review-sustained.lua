@@ -6,7 +6,7 @@
 -- Why: wrk.format per request cost wrk 0.6-0.8 µs more per review (bench/sustained.sh's noop-paths
 -- runs: 6.3 against 5.5-5.7 µs of wrk CPU per request; the fixed request, which runs no Lua,
 -- 5.0-5.1), wrk's own cost charged to the review in the ratio to the do-nothing request
--- (results/sustained-wrk-table/).
+-- (results/archive/sustained-wrk-table/).
 package.path = package.path .. ";" .. (os.getenv("BENCH_WRK_DIR") or "bench/wrk") .. "/?.lua"
 require "report"
 local albums = 5000

@@ -61,7 +61,7 @@ public final class ClientSettings {
           .withFlag("--server-metrics", "URL")
           .withHelp(
               "The server's Prometheus metrics, read at the start and the end of the load for the"
-                  + " time-per-tier table, or '"
+                  + " time-per-tier table (several instances: their URLs, separated by commas), or '"
                   + OFF
                   + "'");
 
@@ -69,8 +69,8 @@ public final class ClientSettings {
       Setting.text("ALBUMSTORE_CONSUMER_METRICS_URL", "http://127.0.0.1:9091" + METRICS_PATH)
           .withFlag("--consumer-metrics", "URL")
           .withHelp(
-              "The consumer's Prometheus metrics, read at the start and after the queue drained,"
-                  + " or '"
+              "The consumer's Prometheus metrics, read at the start and after the queue drained"
+                  + " (several instances: their URLs, separated by commas), or '"
                   + OFF
                   + "'");
 

@@ -210,17 +210,20 @@ final class ConfigResolver {
   }
 
   /** The URL to read, or null for 'none'; fails naming the option when it is not HTTP(S). */
+  /** One URL, or several separated by commas (every instance of a tier); null for off. */
   private static String metricsUrl(Setting<String> setting, String u) {
     if (ClientSettings.OFF.equals(u)) {
       return null;
     }
-    if (!u.startsWith("http://") && !u.startsWith("https://")) {
-      throw new IllegalArgumentException(
-          setting.flag()
-              + " must be an http:// or https:// URL or '"
-              + ClientSettings.OFF
-              + "', was "
-              + u);
+    for (String one : u.split(",", -1)) {
+      if (!one.startsWith("http://") && !one.startsWith("https://")) {
+        throw new IllegalArgumentException(
+            setting.flag()
+                + " must be http:// or https:// URLs, separated by commas, or '"
+                + ClientSettings.OFF
+                + "', was "
+                + u);
+      }
     }
     return u;
   }

@@ -125,6 +125,7 @@ public final class AlbumStoreConsumer implements AutoCloseable {
     log.info("starting: {}, {}, {}, {}", settings, amqp, database, retention);
     pool = Databases.pool(database, "albumstore-consumer", settings.dbPoolSize());
     metrics.bindPool(pool);
+    metrics.bindHealth(health);
     if (metricsSettings.enabled()) {
       metricsServer = serveMetrics(metricsSettings);
     }

@@ -12,6 +12,7 @@ import org.albumstore.common.config.AmqpSettings;
 import org.albumstore.common.config.CommonSettings;
 import org.albumstore.common.config.DatabaseSettings;
 import org.albumstore.common.config.Env;
+import org.albumstore.common.config.LogFormat;
 import org.albumstore.common.config.Setting;
 import org.albumstore.common.config.SettingOptions;
 import org.albumstore.common.tls.TlsFailures;
@@ -65,7 +66,11 @@ public final class ConsumerMain implements Callable<Integer> {
    * database settings, its own, and where it serves its metrics.
    */
   static final List<Setting<?>> DECLARED =
-      Stream.of(CommonSettings.SERVICE, OWN, MetricsSettings.DECLARED)
+      Stream.of(
+              CommonSettings.SERVICE,
+              OWN,
+              MetricsSettings.DECLARED,
+              List.<Setting<?>>of(LogFormat.SETTING))
           .flatMap(List::stream)
           .toList();
 
@@ -96,6 +101,7 @@ public final class ConsumerMain implements Callable<Integer> {
     final MetricsSettings metricsSettings;
     final LedgerRetention retention;
     try {
+      LogFormat.from(env); // logback read it already; an unknown value must not go unnoticed
       settings = ConsumerSettings.from(env);
       amqp = AmqpSettings.from(env);
       database = DatabaseSettings.from(env);

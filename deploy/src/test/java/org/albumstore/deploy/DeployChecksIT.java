@@ -39,7 +39,8 @@ class DeployChecksIT {
   private static final List<String> COMBINATIONS =
       List.of(
           "all condition combinations",
-          "defaults: single-instance broker, classic queue, one server",
+          "defaults: single-instance broker, quorum queue, one server",
+          "single-instance broker, classic queue (QueueType=classic)",
           "SSH key pair and a chosen broker name",
           "3 servers behind the ALB (UseLoadBalancer=true ServerCount=3)",
           "3-node broker cluster with quorum queues"
@@ -167,6 +168,8 @@ class DeployChecksIT {
         "BrokerEngineVersion=4.2 | E9101 Rule RabbitMq4NeedsM7g fails",
         "BrokerInstanceType=mq.t3.micro BrokerDeploymentMode=CLUSTER_MULTI_AZ"
             + " | E9101 Rule MicroBrokerIsSingleInstance fails",
+        "BrokerDeploymentMode=CLUSTER_MULTI_AZ QueueType=classic"
+            + " | E9101 Rule ClusterNeedsQuorumQueues fails",
         "BrokerName=a-broker-name-of-51-characters-is-one-too-many-xxxx"
             + " | E9102 BrokerName='a-broker-name-of-51-characters-is-one-too-many-xxxx'",
         "BrokerName=albumstore.broker | E9102 BrokerName='albumstore.broker'",

@@ -5,12 +5,18 @@ import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
@@ -35,6 +41,8 @@ import org.slf4j.LoggerFactory;
  *   <li>AMQP ({@code mode tcp}): each node checked by a TCP connect every second; the sessions of a
  *       node marked down are cut ({@code on-marked-down shutdown-sessions}) so that clients
  *       reconnect through the proxy to a live node instead of waiting for a heartbeat timeout.
+ *   <li>Stats ({@code mode http}, loopback only): HAProxy's own view of every server, read by
+ *       {@link #awaitServersUp} so that a caller waits for the rotation itself, not a fixed time.
  * </ul>
  */
 public final class HaProxy implements AutoCloseable {
@@ -45,14 +53,23 @@ public final class HaProxy implements AutoCloseable {
 
   private static final Duration START_LIMIT = Duration.ofSeconds(10);
 
+  /** The HTTP backend's name in the configuration and in the stats. */
+  static final String SERVERS_BACKEND = "albumstore_servers";
+
+  /** The suffix of each server's unchecked twin (the fail-open backup). */
+  static final String FAIL_OPEN = "-fail-open";
+
   private final Process process;
   private final int httpPort;
   private final int amqpPort;
+  private final int statsPort;
+  private final HttpClient http = HttpClient.newHttpClient();
 
-  private HaProxy(Process process, int httpPort, int amqpPort) {
+  private HaProxy(Process process, int httpPort, int amqpPort, int statsPort) {
     this.process = process;
     this.httpPort = httpPort;
     this.amqpPort = amqpPort;
+    this.statsPort = statsPort;
   }
 
   /** The {@code haproxy} executable, or empty when it is not installed. */
@@ -86,14 +103,15 @@ public final class HaProxy implements AutoCloseable {
     Files.createDirectories(dir);
     int httpPort = freePort();
     int amqpPort = freePort();
+    int statsPort = freePort();
     Path cfg = dir.resolve("haproxy.cfg");
-    Files.writeString(cfg, config(httpPort, amqpPort, serverPorts, brokerPorts));
+    Files.writeString(cfg, config(httpPort, amqpPort, statsPort, serverPorts, brokerPorts));
     Process p =
         new ProcessBuilder(haproxy.toString(), "-db", "-f", cfg.toString())
             .redirectErrorStream(true)
             .redirectOutput(dir.resolve("haproxy.log").toFile())
             .start();
-    HaProxy proxy = new HaProxy(p, httpPort, amqpPort);
+    HaProxy proxy = new HaProxy(p, httpPort, amqpPort, statsPort);
     try {
       proxy.awaitListening(dir);
     } catch (IOException | RuntimeException | InterruptedException e) {
@@ -105,21 +123,25 @@ public final class HaProxy implements AutoCloseable {
   }
 
   public static String config(
-      int httpPort, int amqpPort, List<Integer> serverPorts, List<Integer> brokerPorts) {
+      int httpPort,
+      int amqpPort,
+      int statsPort,
+      List<Integer> serverPorts,
+      List<Integer> brokerPorts) {
     StringBuilder c = new StringBuilder();
     c.append("global\n  maxconn 8192\n\n");
     c.append("defaults\n  timeout connect 2s\n  timeout check 2s\n  retries 3\n\n");
     c.append("frontend albumstore_http\n  mode http\n  bind 127.0.0.1:")
         .append(httpPort)
-        .append("\n  timeout client 60s\n  default_backend albumstore_servers\n\n");
-    c.append("backend albumstore_servers\n  mode http\n  balance leastconn\n")
+        .append("\n  timeout client 60s\n  default_backend " + SERVERS_BACKEND + "\n\n");
+    c.append("backend " + SERVERS_BACKEND + "\n  mode http\n  balance leastconn\n")
         .append("  option redispatch\n  option allbackups\n  timeout server 60s\n")
         .append("  option httpchk GET /albumstore/health\n  http-check expect status 200\n");
     for (int i = 0; i < serverPorts.size(); i++) {
       String address = " 127.0.0.1:" + serverPorts.get(i);
       c.append("  server server-").append(i + 1).append(address);
       c.append(" check inter 1s fall 2 rise 2\n");
-      c.append("  server server-").append(i + 1).append("-fail-open").append(address);
+      c.append("  server server-").append(i + 1).append(FAIL_OPEN).append(address);
       c.append(" backup\n");
     }
     // AMQP connections live for hours and carry their own heartbeats (30 s): no idle timeout.
@@ -134,12 +156,15 @@ public final class HaProxy implements AutoCloseable {
           .append(brokerPorts.get(i))
           .append(" check inter 1s fall 2 rise 2 on-marked-down shutdown-sessions\n");
     }
+    c.append("\nfrontend stats\n  mode http\n  bind 127.0.0.1:")
+        .append(statsPort)
+        .append("\n  timeout client 10s\n  stats enable\n  stats uri /stats\n");
     return c.toString();
   }
 
   private void awaitListening(Path dir) throws IOException, InterruptedException {
     long deadline = System.nanoTime() + START_LIMIT.toNanos();
-    while (!(accepts(httpPort) && accepts(amqpPort))) {
+    while (!(accepts(httpPort) && accepts(amqpPort) && accepts(statsPort))) {
       if (!process.isAlive() || System.nanoTime() > deadline) {
         throw new IllegalStateException(
             "HAProxy did not start: "
@@ -173,6 +198,62 @@ public final class HaProxy implements AutoCloseable {
 
   public long pid() {
     return process.pid();
+  }
+
+  /**
+   * HAProxy's status of every server of the HTTP backend, by name ({@code server-1}: {@code UP},
+   * {@code DOWN}, {@code UP 1/2} while rising, ...), from its CSV stats.
+   */
+  public Map<String, String> serverStates() throws IOException, InterruptedException {
+    HttpRequest get =
+        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + statsPort + "/stats;csv"))
+            .timeout(Duration.ofSeconds(5))
+            .build();
+    List<String> lines =
+        http.send(get, HttpResponse.BodyHandlers.ofString()).body().lines().toList();
+    List<String> header = List.of(lines.get(0).replaceFirst("^# ", "").split(",", -1));
+    int proxy = header.indexOf("pxname");
+    int server = header.indexOf("svname");
+    int status = header.indexOf("status");
+    Map<String, String> states = new LinkedHashMap<>();
+    for (String line : lines.subList(1, lines.size())) {
+      String[] f = line.split(",", -1);
+      if (f.length > status
+          && f[proxy].equals(SERVERS_BACKEND)
+          && f[server].startsWith("server-")) {
+        states.put(f[server], f[status]);
+      }
+    }
+    return states;
+  }
+
+  /**
+   * Returns once HAProxy has every checked server of the HTTP backend in its rotation ({@code UP}:
+   * its health check passed {@code rise} times), not just once they answer: what a request sent to
+   * the balancer meets.
+   *
+   * @throws IllegalStateException with the states seen, when that takes longer than {@code limit}
+   */
+  public void awaitServersUp(Duration limit) throws IOException, InterruptedException {
+    long deadline = System.nanoTime() + limit.toNanos();
+    Map<String, String> states = serverStates();
+    while (!allCheckedUp(states)) {
+      if (System.nanoTime() > deadline) {
+        throw new IllegalStateException(
+            "HAProxy's servers not all UP within " + limit + ": " + states);
+      }
+      Thread.sleep(100);
+      states = serverStates();
+    }
+  }
+
+  private static boolean allCheckedUp(Map<String, String> states) {
+    List<String> checked =
+        states.entrySet().stream()
+            .filter(e -> !e.getKey().endsWith(FAIL_OPEN))
+            .map(Map.Entry::getValue)
+            .toList();
+    return !checked.isEmpty() && checked.stream().allMatch("UP"::equals);
   }
 
   /** Stops HAProxy by its PID (SIGTERM, then SIGKILL after 5 s). */

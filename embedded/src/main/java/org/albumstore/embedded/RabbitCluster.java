@@ -48,9 +48,17 @@ public final class RabbitCluster implements AutoCloseable {
   private final List<Integer> amqpPorts;
   private final List<String> sourceAddresses;
 
+  /** The first node's management API port, or 0 without one. */
+  private final int managementPort;
+
   private RabbitCluster(
-      String name, List<RabbitNode> nodes, List<Integer> amqpPorts, List<String> sourceAddresses) {
+      String name,
+      List<RabbitNode> nodes,
+      List<Integer> amqpPorts,
+      List<String> sourceAddresses,
+      int managementPort) {
     this.name = name;
+    this.managementPort = managementPort;
     this.nodes = new java.util.concurrent.CopyOnWriteArrayList<>(nodes);
     this.amqpPorts = List.copyOf(amqpPorts);
     this.sourceAddresses = List.copyOf(sourceAddresses);
@@ -69,6 +77,16 @@ public final class RabbitCluster implements AutoCloseable {
    */
   public static RabbitCluster start(String prefix, int size, Path dir)
       throws IOException, InterruptedException {
+    return start(prefix, size, dir, false);
+  }
+
+  /**
+   * As {@link #start(String, int, Path)}; with {@code managementApi}, the first node also serves
+   * RabbitMQ's management API on a free loopback port ({@link #managementApi()}): the cluster's
+   * queues and rates, as Amazon MQ's console has them.
+   */
+  public static RabbitCluster start(String prefix, int size, Path dir, boolean managementApi)
+      throws IOException, InterruptedException {
     if (size < 1) {
       throw new IllegalArgumentException("a cluster needs at least one node, not " + size);
     }
@@ -79,12 +97,22 @@ public final class RabbitCluster implements AutoCloseable {
     // random per cluster (not 127.0.0.x, where the machine's own services live).
     int net = 1 + java.util.concurrent.ThreadLocalRandom.current().nextInt(254);
     List<String> sources = new ArrayList<>();
+    int managementPort = managementApi ? RabbitNode.freePort() : 0;
     try {
       for (int i = 1; i <= size; i++) {
         int port = RabbitNode.freePort();
         String source = "127.0." + net + "." + (10 + i);
+        RabbitNode.Builder builder = RabbitNode.builder(prefix + "-" + i, dir.resolve("node-" + i));
+        if (i == 1 && managementPort > 0) {
+          builder
+              .plugins("rabbitmq_management")
+              .config("management.tcp.ip = 127.0.0.1", "management.tcp.port = " + managementPort);
+        } else if (managementPort > 0) {
+          // A queue's figures come from its leader's node: every node needs the agent.
+          builder.plugins("rabbitmq_management_agent");
+        }
         RabbitNode node =
-            RabbitNode.builder(prefix + "-" + i, dir.resolve("node-" + i))
+            builder
                 .cookie(cookie)
                 .distSourceAddress(source)
                 .config(
@@ -103,7 +131,7 @@ public final class RabbitCluster implements AutoCloseable {
           node.ctl("start_app");
         }
       }
-      RabbitCluster cluster = new RabbitCluster(prefix, nodes, ports, sources);
+      RabbitCluster cluster = new RabbitCluster(prefix, nodes, ports, sources, managementPort);
       log.info("RabbitMQ cluster of {} node(s) on ports {}", size, ports);
       return cluster;
     } catch (IOException | RuntimeException | InterruptedException e) {
@@ -112,6 +140,13 @@ public final class RabbitCluster implements AutoCloseable {
       }
       throw e;
     }
+  }
+
+  /** The management API's base URL ({@code http://127.0.0.1:PORT}), when started with one. */
+  public Optional<String> managementApi() {
+    return managementPort > 0
+        ? Optional.of("http://127.0.0.1:" + managementPort)
+        : Optional.empty();
   }
 
   public List<RabbitNode> nodes() {

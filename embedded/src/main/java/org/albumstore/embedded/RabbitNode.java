@@ -48,6 +48,9 @@ public final class RabbitNode implements AutoCloseable {
   private static final int CTL_PORTS_TO = 35682;
   private static final Duration CTL_TIMEOUT = Duration.ofSeconds(60);
 
+  /** Where the node writes its VM's PID (RabbitMQ's own file; this class never reads it). */
+  static final String PID_FILE = "node.pid";
+
   private final String nodeName;
   private final Path dir;
   private final Path installation;
@@ -55,6 +58,12 @@ public final class RabbitNode implements AutoCloseable {
   private final Process process;
   private final Builder builder;
   private final int distPort;
+
+  /**
+   * The node's Erlang VM, a descendant of {@link #process} found while the node starts: kill and
+   * close act on it by this handle, never by a PID read back from a file.
+   */
+  private volatile ProcessHandle vm;
 
   /** Where each running {@code rabbitmqctl} writes its output. */
   private final Map<Process, Path> outputs = new java.util.concurrent.ConcurrentHashMap<>();
@@ -200,6 +209,10 @@ public final class RabbitNode implements AutoCloseable {
       Files.write(confFile, config, StandardCharsets.UTF_8);
       Path pluginsFile = dir.resolve("enabled_plugins");
       Files.writeString(pluginsFile, "[" + String.join(",", plugins) + "].\n");
+      // A node killed by SIGKILL leaves its PID file behind, naming a dead process; the new node
+      // rewrites it in place, so a reader could see the old PID or a half-written file. Nothing of
+      // ours reads it (see awaitStartup), and no stale copy is left for anyone else to read.
+      Files.deleteIfExists(dir.resolve(PID_FILE));
       Path envFile = dir.resolve("rabbitmq-env.conf");
       Files.writeString(
           envFile, "# empty: the installed /etc/rabbitmq/rabbitmq-env.conf is not read\n");
@@ -213,7 +226,7 @@ public final class RabbitNode implements AutoCloseable {
       env.put("RABBITMQ_ENABLED_PLUGINS_FILE", pluginsFile.toString());
       env.put("RABBITMQ_MNESIA_BASE", dir.resolve("mnesia").toString());
       env.put("RABBITMQ_LOG_BASE", dir.resolve("log").toString());
-      env.put("RABBITMQ_PID_FILE", dir.resolve("node.pid").toString());
+      env.put("RABBITMQ_PID_FILE", dir.resolve(PID_FILE).toString());
       env.put("ERL_EPMD_ADDRESS", "127.0.0.1");
 
       ProcessBuilder pb =
@@ -261,11 +274,20 @@ public final class RabbitNode implements AutoCloseable {
     return env;
   }
 
-  /** {@code rabbitmqctl wait}, abandoned with the log as soon as the node's process exits. */
+  /**
+   * Returns once the node's applications run, judged by the node itself: first its Erlang VM must
+   * exist (a {@code beam} process under the start script), then {@code rabbitmqctl wait --pid} asks
+   * the node by name until RabbitMQ has booted, and gives up if that VM exits. No file is read: a
+   * PID file that a restarted node rewrites in place was a race (issue 33). Abandoned with the log
+   * as soon as the start script exits or the deadline passes.
+   */
   private void awaitStartup(Duration timeout) throws IOException, InterruptedException {
-    Process wait =
-        ctlProcess("wait", env.get("RABBITMQ_PID_FILE"), "--timeout", "" + timeout.toSeconds());
     long deadline = System.nanoTime() + timeout.toNanos();
+    ProcessHandle found = awaitVm(deadline);
+    vm = found;
+    long seconds = Math.max(1, TimeUnit.NANOSECONDS.toSeconds(deadline - System.nanoTime()));
+    Process wait =
+        ctlProcess("wait", "--pid", Long.toString(found.pid()), "--timeout", "" + seconds);
     while (!wait.waitFor(200, TimeUnit.MILLISECONDS)) {
       if (!process.isAlive() || System.nanoTime() > deadline) {
         wait.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
@@ -283,6 +305,37 @@ public final class RabbitNode implements AutoCloseable {
               + "): "
               + logTail());
     }
+    output(wait);
+  }
+
+  /** The node's Erlang VM once the start script has launched it, polled until the deadline. */
+  private ProcessHandle awaitVm(long deadline) throws InterruptedException {
+    while (true) {
+      Optional<ProcessHandle> found = findVm();
+      if (found.isPresent()) {
+        return found.get();
+      }
+      if (!process.isAlive() || System.nanoTime() > deadline) {
+        throw new IllegalStateException(
+            "RabbitMQ node " + nodeName + " did not launch its Erlang VM: " + logTail());
+      }
+      Thread.sleep(20);
+    }
+  }
+
+  /** A live {@code beam} (or {@code beam.smp}) process under this node's start script. */
+  private Optional<ProcessHandle> findVm() {
+    return process
+        .toHandle()
+        .descendants()
+        .filter(ProcessHandle::isAlive)
+        .filter(
+            h ->
+                h.info()
+                    .command()
+                    .map(c -> Path.of(c).getFileName().toString().startsWith("beam"))
+                    .orElse(false))
+        .findFirst();
   }
 
   /**
@@ -340,7 +393,7 @@ public final class RabbitNode implements AutoCloseable {
     } catch (IllegalStateException e) {
       // The JVM is shutting down; the hook finds the node gone.
     }
-    Optional<ProcessHandle> beam = beamProcess();
+    Optional<ProcessHandle> beam = liveVm();
     beam.ifPresent(ProcessHandle::destroyForcibly);
     process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
@@ -355,6 +408,10 @@ public final class RabbitNode implements AutoCloseable {
    * configuration and cookie, so it rejoins its cluster with its data.
    */
   public RabbitNode restart() throws IOException, InterruptedException {
+    if (process.isAlive() || liveVm().isPresent()) {
+      throw new IllegalStateException(
+          "RabbitMQ node " + nodeName + " still runs: kill or close it before a restart");
+    }
     return builder.start();
   }
 
@@ -395,7 +452,7 @@ public final class RabbitNode implements AutoCloseable {
 
   /**
    * Stops the node ({@code rabbitmqctl stop}, bounded), then makes sure its processes are gone: the
-   * script and the Erlang VM whose PID the node wrote, each only if still alive.
+   * script and the Erlang VM found at start-up, each only if still alive.
    */
   @Override
   public void close() throws IOException, InterruptedException {
@@ -415,10 +472,10 @@ public final class RabbitNode implements AutoCloseable {
     }
     if (!process.waitFor(30, TimeUnit.SECONDS)) {
       log.warn("RabbitMQ node {} still runs 30 s after stop; killing it", nodeName);
-      beamProcess().ifPresent(ProcessHandle::destroyForcibly);
+      liveVm().ifPresent(ProcessHandle::destroyForcibly);
       process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
     }
-    beamProcess().filter(ProcessHandle::isAlive).ifPresent(ProcessHandle::destroyForcibly);
+    liveVm().ifPresent(ProcessHandle::destroyForcibly);
   }
 
   private void closeQuietly() {
@@ -429,19 +486,15 @@ public final class RabbitNode implements AutoCloseable {
     }
   }
 
-  /** The Erlang VM of this node, by the PID it wrote (only while that process still runs). */
-  private Optional<ProcessHandle> beamProcess() {
-    try {
-      Path pidFile = Path.of(env.get("RABBITMQ_PID_FILE"));
-      if (!Files.exists(pidFile)) {
-        return Optional.empty();
-      }
-      long pid = Long.parseLong(Files.readString(pidFile, StandardCharsets.US_ASCII).strip());
-      // Only a descendant of the script this object started: a stale file must not name another.
-      return ProcessHandle.of(pid)
-          .filter(h -> process.toHandle().descendants().anyMatch(d -> d.pid() == h.pid()));
-    } catch (IOException | NumberFormatException e) {
-      return Optional.empty();
+  /**
+   * The Erlang VM of this node while it runs: the one found at start-up (it may have outlived its
+   * start script), else one under the script (a start that failed before it was recorded).
+   */
+  private Optional<ProcessHandle> liveVm() {
+    ProcessHandle known = vm;
+    if (known != null) {
+      return known.isAlive() ? Optional.of(known) : Optional.empty();
     }
+    return findVm();
   }
 }

@@ -192,7 +192,10 @@ class ClusterFaultsIT {
         int node = brokers.indexOf(leader);
         brokers.kill(node);
         long down = System.nanoTime();
-        Thread.sleep(5_000); // down for a while: the other two elect a leader and carry on
+        // Down until the other two have elected a leader and writes are acknowledged without it.
+        String interim = awaitLeaderOtherThan(w.amqp.queue(), leader, Duration.ofSeconds(60));
+        long acked = load.stats().writesAcked();
+        load.awaitAcked(Math.min(acked + 20, load.plannedWrites()), Duration.ofSeconds(60));
         brokers.restart(node);
         long downMillis = (System.nanoTime() - down) / 1_000_000;
         load.awaitDone(Duration.ofSeconds(180));
@@ -204,7 +207,9 @@ class ClusterFaultsIT {
                     + downMillis
                     + " ms, back; leader was "
                     + leader
-                    + ", is "
+                    + ", was "
+                    + interim
+                    + " while it was down, is "
                     + newLeader
                     + ")"));
 
@@ -400,6 +405,22 @@ class ClusterFaultsIT {
     }
   }
 
+  /** Waits until {@code queue} has a leader and it is not {@code former}; returns the leader. */
+  private static String awaitLeaderOtherThan(String queue, String former, Duration limit)
+      throws InterruptedException {
+    long deadline = System.nanoTime() + limit.toNanos();
+    Optional<String> leader = brokers.leaderOf(queue);
+    while (leader.isEmpty() || leader.get().equals(former)) {
+      if (System.nanoTime() > deadline) {
+        throw new IllegalStateException(
+            "no new leader for " + queue + " within " + limit + " (seen: " + leader + ")");
+      }
+      Thread.sleep(200);
+      leader = brokers.leaderOf(queue);
+    }
+    return leader.get();
+  }
+
   /** Waits until node {@code i} sees all nodes running; milliseconds since {@code since}. */
   private static long awaitRunningNodes(int i, Duration limit, long since) throws Exception {
     long deadline = System.nanoTime() + limit.toNanos();
@@ -428,6 +449,7 @@ class ClusterFaultsIT {
     final List<ServerProcess> servers = new ArrayList<>();
     final List<ConsumerProcess> consumers = new ArrayList<>();
     private ApiClient api;
+    private final int[] serverStarts = new int[SERVERS];
 
     World(String name) {
       this.name = name;
@@ -473,7 +495,10 @@ class ClusterFaultsIT {
           CommonSettings.QUORUM_GROUP_SIZE.variable(), Integer.toString(amqp.quorumGroupSize()));
       env.put(CommonSettings.HTTP_PORT.variable(), Integer.toString(serverPorts.get(i)));
       env.put("ALBUMSTORE_DRAIN_DELAY_MS", Long.toString(DRAIN_DELAY.toMillis()));
-      return ServerProcess.start(name + "-server-" + (i + 1), env);
+      // A restarted server gets a log of its own: its predecessor's stays for the diagnosis, and
+      // the wait for "listening" cannot read a line the predecessor wrote.
+      String suffix = serverStarts[i]++ == 0 ? "" : "-restart-" + (serverStarts[i] - 1);
+      return ServerProcess.start(name + "-server-" + (i + 1) + suffix, env);
     }
 
     void restartServer(int i) throws Exception {
@@ -481,7 +506,7 @@ class ClusterFaultsIT {
       awaitInRotation();
     }
 
-    /** Every server answers its own /health, and the balancer has seen it pass twice. */
+    /** Every server answers its own /health, and the balancer has it in its rotation. */
     private void awaitInRotation() throws Exception {
       HttpClient http = HttpClient.newHttpClient();
       long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
@@ -505,7 +530,7 @@ class ClusterFaultsIT {
           Thread.sleep(100);
         }
       }
-      Thread.sleep(2_500); // HAProxy: rise 2 at inter 1s
+      balancer.awaitServersUp(Duration.ofSeconds(30)); // each check passed twice (rise 2)
     }
 
     ConsumerProcess startConsumer(String... extraArgs) throws Exception {

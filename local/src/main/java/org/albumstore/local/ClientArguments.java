@@ -45,15 +45,34 @@ final class ClientArguments {
       String serverMetricsUrl,
       String consumerMetricsUrl,
       List<String> userArgs) {
+    return build(
+        baseUrl,
+        amqp,
+        brokerSource == Source.LOCAL ? LOCAL_MANAGEMENT_API : ClientSettings.OFF,
+        rmqApiConfigured,
+        serverMetricsUrl,
+        consumerMetricsUrl,
+        userArgs);
+  }
+
+  /**
+   * As above, for a broker whose management API the launcher knows ({@code managementApi}, or
+   * {@code none}): the cluster's, which it started itself.
+   */
+  static List<String> build(
+      String baseUrl,
+      AmqpSettings amqp,
+      String managementApi,
+      boolean rmqApiConfigured,
+      String serverMetricsUrl,
+      String consumerMetricsUrl,
+      List<String> userArgs) {
     List<String> args = new ArrayList<>();
     add(args, ClientSettings.URL, baseUrl);
     add(args, ClientSettings.QUEUE, amqp.queue());
     add(args, ClientSettings.AMQP_URI, amqp.uri());
     if (!rmqApiConfigured) {
-      add(
-          args,
-          ClientSettings.RMQ_API,
-          brokerSource == Source.LOCAL ? LOCAL_MANAGEMENT_API : ClientSettings.OFF);
+      add(args, ClientSettings.RMQ_API, managementApi);
     }
     if (!serverMetricsUrl.equals(baseUrl + "/metrics")) {
       add(args, ClientSettings.SERVER_METRICS, serverMetricsUrl);

@@ -11,6 +11,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.stream.Collectors;
 import org.albumstore.client.ClientSettings;
 import org.albumstore.common.config.AmqpSettings;
 import org.albumstore.common.config.AmqpSettings.QueueType;
@@ -63,6 +65,9 @@ final class ClusterRun extends LaunchBase {
   static final Duration INSTANCE_STOP_LIMIT = Duration.ofSeconds(30);
 
   private volatile Started started;
+
+  /** Every consumer started's {@code /metrics}, for the client's time-per-tier table. */
+  private final List<String> consumerMetrics = new CopyOnWriteArrayList<>();
 
   /** What was started, for the client and for tests that break it. */
   record Started(
@@ -154,7 +159,8 @@ final class ClusterRun extends LaunchBase {
     RabbitCluster brokers =
         stack.add(
             "RabbitMQ cluster",
-            RabbitCluster.start("albumstore-" + runId, options.brokerNodes, dir.resolve("rabbit")));
+            RabbitCluster.start(
+                "albumstore-" + runId, options.brokerNodes, dir.resolve("rabbit"), true));
     step(
         2,
         "brokers: "
@@ -216,9 +222,7 @@ final class ClusterRun extends LaunchBase {
           stack.add("consumer " + (i + 1), startConsumer(i + 1, amqp, database.settings(), dir)));
     }
     // The balancer routes only to servers whose check passed twice.
-    ServerHealth.awaitUp(
-        "http://127.0.0.1:" + balancer.httpPort() + CommonSettings.CONTEXT_PATH,
-        SERVER_START_LIMIT);
+    balancer.awaitServersUp(SERVER_START_LIMIT);
     step(
         5,
         "consumers: "
@@ -256,8 +260,10 @@ final class ClusterRun extends LaunchBase {
   ChildJvm startConsumer(int n, AmqpSettings amqp, DatabaseSettings db, Path dir)
       throws IOException {
     Map<String, String> e = instanceEnv(amqp, db);
-    // Several consumers on one machine: no metrics port each (they would all want 9091).
-    e.put(MetricsSettings.PORT.variable(), "-1");
+    // Several consumers on one machine: a free metrics port each (they would all want 9091).
+    int metricsPort = RabbitNode.freePort();
+    e.put(MetricsSettings.PORT.variable(), Integer.toString(metricsPort));
+    consumerMetrics.add("http://127.0.0.1:" + metricsPort + "/metrics");
     return ChildJvm.start(
         "consumer-" + n,
         ConsumerMain.class.getName(),
@@ -278,14 +284,20 @@ final class ClusterRun extends LaunchBase {
         options.bypassBalancer
             ? "http://127.0.0.1:" + s.serverPorts().get(0) + CommonSettings.CONTEXT_PATH
             : s.balancerUrl();
+    // Every instance's metrics (the balancer's URL would give a different server each time), which
+    // the client merges per tier; the cluster's management API for the queue and its rates.
+    String serverMetrics =
+        s.serverPorts().stream()
+            .map(p -> "http://127.0.0.1:" + p + CommonSettings.CONTEXT_PATH + "/metrics")
+            .collect(Collectors.joining(","));
     List<String> args =
         ClientArguments.build(
             url,
             s.amqp(),
-            Source.CONFIGURED,
+            s.brokers().managementApi().orElse(ClientSettings.OFF),
             ClientSettings.RMQ_API.isSet(env),
-            url + "/metrics",
-            null,
+            serverMetrics,
+            String.join(",", consumerMetrics),
             options.clientArgs);
     return runClient(args).exitCode();
   }

@@ -83,6 +83,15 @@ class ClusterStackIT {
         .contains(
             "stopped server 1", "stopped server 2", "stopped consumer 1", "stopped consumer 2")
         .contains("stopped HAProxy", "stopped RabbitMQ cluster");
+    // The report is complete: every server's and consumer's metrics merged per tier, the broker's
+    // figures from the cluster's management API; no row without numbers.
+    assertThat(stdout.lines().filter(l -> l.contains("n/a")).toList())
+        .as("report lines without numbers")
+        .isEmpty();
+    assertThat(stdout)
+        .containsPattern(
+            "tier metrics: server http://127\\.0\\.0\\.1:\\d+/albumstore/metrics,http://127\\.0\\.0\\.1:\\d+/albumstore/metrics,"
+                + " consumer http://127\\.0\\.0\\.1:\\d+/metrics,http://127\\.0\\.0\\.1:\\d+/metrics");
     // Nothing this JVM started is left: no server, consumer, HAProxy or RabbitMQ node (epmd, which
     // any Erlang node starts when none runs and which outlives it by design, aside).
     List<String> left =

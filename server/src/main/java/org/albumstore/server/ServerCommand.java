@@ -5,7 +5,9 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import org.albumstore.common.config.CommonSettings;
 import org.albumstore.common.config.Env;
+import org.albumstore.common.config.LogFormat;
 import org.albumstore.common.config.SettingOptions;
+import org.slf4j.bridge.SLF4JBridgeHandler;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.IModelTransformer;
 import picocli.CommandLine.Model.CommandSpec;
@@ -48,6 +50,11 @@ final class ServerCommand implements Callable<Integer> {
     final Duration drainDelay;
     try {
       Env env = Env.system().withOverrides(overrides());
+      if (LogFormat.from(env) == LogFormat.JSON) {
+        // Embedded Tomcat logs through java.util.logging: through SLF4J, its lines are JSON too.
+        SLF4JBridgeHandler.removeHandlersForRootLogger();
+        SLF4JBridgeHandler.install();
+      }
       drainDelay = DrainDelay.from(env);
       server = AlbumStoreServer.start(env);
     } catch (IllegalArgumentException e) {

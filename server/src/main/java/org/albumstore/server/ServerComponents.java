@@ -72,6 +72,7 @@ public final class ServerComponents implements AutoCloseable {
     this.readThreads = readThreads;
     this.readThreadNames = readThreadNames;
     this.waiters = waiters;
+    metrics.bindReady(this::ready);
   }
 
   public static ServerComponents start(
@@ -184,6 +185,11 @@ public final class ServerComponents implements AutoCloseable {
 
   public boolean databaseUp() {
     return reads.isUp();
+  }
+
+  /** What {@code GET /health} answers 200 for: broker and database up, not draining. */
+  public boolean ready() {
+    return readiness.ready() && brokerUp() && databaseUp();
   }
 
   /** Closes the read threads and returns once they have ended (see {@link PoolThreads}). */

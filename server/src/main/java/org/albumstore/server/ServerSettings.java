@@ -6,6 +6,7 @@ import java.util.Map;
 import java.util.stream.Stream;
 import org.albumstore.common.config.CommonSettings;
 import org.albumstore.common.config.Env;
+import org.albumstore.common.config.LogFormat;
 import org.albumstore.common.config.Setting;
 import org.albumstore.common.event.EventCodec;
 import org.albumstore.server.metrics.MetricsPort;
@@ -174,7 +175,8 @@ public record ServerSettings(
                   MAX_IMAGE_BYTES),
               ReadWaitSettings.DECLARED,
               MetricsPort.DECLARED,
-              List.<Setting<?>>of(DrainDelay.DELAY_MS, AlbumStoreListener.BENCH_ENDPOINTS))
+              List.<Setting<?>>of(
+                  DrainDelay.DELAY_MS, AlbumStoreListener.BENCH_ENDPOINTS, LogFormat.SETTING))
           .flatMap(List::stream)
           .toList();
 

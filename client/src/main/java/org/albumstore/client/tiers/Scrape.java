@@ -17,6 +17,15 @@ public final class Scrape {
     return new Scrape(PrometheusText.parse(text));
   }
 
+  /**
+   * Several instances' scrapes as one: their samples side by side. {@link #histogram} sums every
+   * series it selects, so a merged timer's count, sum and buckets are the instances' totals: its
+   * mean is weighted by their counts and its quantiles come from the merged buckets.
+   */
+  public static Scrape merge(List<Scrape> scrapes) {
+    return new Scrape(scrapes.stream().flatMap(s -> s.samples.stream()).toList());
+  }
+
   public List<PrometheusText.Sample> samples() {
     return samples;
   }

@@ -2,10 +2,12 @@ package org.albumstore.client.tiers;
 
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Predicate;
+import java.util.stream.Collectors;
 import org.albumstore.common.metrics.ConsumerStage;
 import org.albumstore.common.metrics.MetricNames;
 import org.albumstore.common.metrics.ServerStage;
@@ -18,8 +20,13 @@ import org.slf4j.LoggerFactory;
  * before (warm-up, earlier runs). Another client loading the same server at the same time would
  * still be counted in; the table shows the counts so that this can be seen.
  *
- * <p>An endpoint that does not answer at the start is not read again: its rows are n/a and a note
- * says why, the run goes on.
+ * <p>A tier of several instances (a cluster's servers or consumers) is read at every instance's
+ * endpoint and merged ({@link Scrape#merge}): each stage's count and sum add up, so its mean is
+ * weighted by the instances' counts, and its quantiles come from the summed buckets, never from an
+ * average of the instances' quantiles.
+ *
+ * <p>A tier whose endpoints do not all answer at the start is not read again: its rows are n/a and
+ * a note says why, the run goes on.
  */
 public final class TierSampler {
   private static final Logger log = LoggerFactory.getLogger(TierSampler.class);
@@ -31,22 +38,24 @@ public final class TierSampler {
       MetricNames.prometheusTimer(MetricNames.CONSUMER_STAGE);
   private static final String VISIBILITY = MetricNames.prometheusTimer(MetricNames.VISIBILITY);
 
-  private final MetricsEndpoint server;
-  private final MetricsEndpoint consumer;
+  private final List<MetricsEndpoint> server;
+  private final List<MetricsEndpoint> consumer;
   private final List<String> notes = new ArrayList<>();
   private Scrape serverStart;
   private Scrape consumerStart;
 
   private TierSampler(String serverUrl, String consumerUrl) {
-    this.server = serverUrl == null ? null : new MetricsEndpoint(serverUrl);
-    this.consumer = consumerUrl == null ? null : new MetricsEndpoint(consumerUrl);
+    this.server = endpoints(serverUrl);
+    this.consumer = endpoints(consumerUrl);
   }
 
   /**
    * Takes the first scrapes now.
    *
-   * @param serverUrl the server's metrics URL, or null to leave the server out
-   * @param consumerUrl the consumer's metrics URL, or null to leave the consumer out
+   * @param serverUrl the server's metrics URL (several: separated by commas), or null to leave the
+   *     server out
+   * @param consumerUrl the consumer's metrics URL (several: separated by commas), or null to leave
+   *     the consumer out
    */
   public static TierSampler start(String serverUrl, String consumerUrl) {
     TierSampler s = new TierSampler(serverUrl, consumerUrl);
@@ -78,13 +87,7 @@ public final class TierSampler {
       visibility = delta(consumerEnd, consumerStart, VISIBILITY, l -> true);
     }
     return new TierReadings(
-        server == null ? NONE : server.url(),
-        consumer == null ? NONE : consumer.url(),
-        servlet,
-        serverStages,
-        consumerStages,
-        visibility,
-        notes);
+        urls(server), urls(consumer), servlet, serverStages, consumerStages, visibility, notes);
   }
 
   static boolean isWrite200(Map<String, String> labels) {
@@ -102,11 +105,38 @@ public final class TierSampler {
     return end.histogram(base, labels).minus(start.histogram(base, labels));
   }
 
-  /** A scrape, or null with a note (and one log line) when there is none or it lacks our names. */
-  private Scrape read(MetricsEndpoint endpoint, String side, String expected) {
-    if (endpoint == null) {
+  private static List<MetricsEndpoint> endpoints(String urls) {
+    return urls == null
+        ? null
+        : Arrays.stream(urls.split(",")).map(String::strip).map(MetricsEndpoint::new).toList();
+  }
+
+  private static String urls(List<MetricsEndpoint> endpoints) {
+    return endpoints == null
+        ? NONE
+        : endpoints.stream().map(MetricsEndpoint::url).collect(Collectors.joining(","));
+  }
+
+  /**
+   * Every endpoint's scrape merged into one, or null with a note (and one log line) when there are
+   * none or one fails or lacks our names.
+   */
+  private Scrape read(List<MetricsEndpoint> endpoints, String side, String expected) {
+    if (endpoints == null) {
       return null;
     }
+    List<Scrape> scrapes = new ArrayList<>();
+    for (MetricsEndpoint endpoint : endpoints) {
+      Scrape s = read(endpoint, side, expected);
+      if (s == null) {
+        return null;
+      }
+      scrapes.add(s);
+    }
+    return Scrape.merge(scrapes);
+  }
+
+  private Scrape read(MetricsEndpoint endpoint, String side, String expected) {
     String problem;
     try {
       Scrape s = endpoint.scrape();

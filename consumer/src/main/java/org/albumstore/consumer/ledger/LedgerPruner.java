@@ -2,6 +2,7 @@ package org.albumstore.consumer.ledger;
 
 import com.zaxxer.hikari.HikariDataSource;
 import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -11,6 +12,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -55,6 +57,8 @@ public final class LedgerPruner implements AutoCloseable {
           + " WHERE applied_at < now() - make_interval(secs => ?) LIMIT ?))";
 
   static final String PRUNED = "albumstore.consumer.ledger.pruned";
+  static final String PRUNED_AT = "albumstore.consumer.ledger.pruned.timestamp";
+  static final String WINDOW = "albumstore.consumer.ledger.retention";
 
   /** What one run did. */
   public record Run(boolean locked, long deleted) {}
@@ -62,6 +66,10 @@ public final class LedgerPruner implements AutoCloseable {
   private final HikariDataSource pool;
   private final LedgerRetention retention;
   private final LongAdder deleted = new LongAdder();
+
+  /** Wall-clock millis of the last run that held the lock and finished; at first, the start. */
+  private final AtomicLong prunedAtMillis = new AtomicLong(System.currentTimeMillis());
+
   private final AtomicBoolean closed = new AtomicBoolean();
   private final ScheduledExecutorService timer =
       Executors.newSingleThreadScheduledExecutor(
@@ -86,10 +94,25 @@ public final class LedgerPruner implements AutoCloseable {
     log.info("{}: expired ledger rows are deleted every {} ms", retention, period);
   }
 
-  /** Counts the rows deleted, as {@code albumstore_consumer_ledger_pruned_total}. */
+  /**
+   * Counts the rows deleted, as {@code albumstore_consumer_ledger_pruned_total}; and shows how far
+   * behind the pruning may be: {@code albumstore_consumer_ledger_pruned_timestamp_seconds}, when
+   * this instance last finished a run (its start until then), and {@code
+   * albumstore_consumer_ledger_retention_seconds}, the window. A finished run leaves no row older
+   * than the window, so no row is older than the window plus the time since the latest run of any
+   * instance: what the {@code LedgerRetentionBehind} alert watches.
+   */
   public void bindTo(MeterRegistry registry) {
     FunctionCounter.builder(PRUNED, deleted, LongAdder::sum)
         .description("Exactly-once ledger rows deleted once older than the retention window")
+        .register(registry);
+    Gauge.builder(PRUNED_AT, prunedAtMillis, millis -> millis.get() / 1000.0)
+        .description("When this consumer last finished pruning the ledger (its start until then)")
+        .baseUnit("seconds")
+        .register(registry);
+    Gauge.builder(WINDOW, retention, r -> r.window().toSeconds())
+        .description("How long the exactly-once ledger keeps an applied ID")
+        .baseUnit("seconds")
         .register(registry);
   }
 
@@ -134,6 +157,9 @@ public final class LedgerPruner implements AutoCloseable {
         } while (n == BATCH_ROWS && !closed.get());
       } finally {
         unlock(c);
+      }
+      if (!closed.get()) {
+        prunedAtMillis.set(System.currentTimeMillis());
       }
       return new Run(true, total);
     }

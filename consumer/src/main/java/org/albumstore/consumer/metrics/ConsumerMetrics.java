@@ -4,6 +4,7 @@ import com.rabbitmq.client.ConnectionFactory;
 import com.zaxxer.hikari.HikariDataSource;
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import java.util.concurrent.TimeUnit;
@@ -36,8 +37,12 @@ import org.albumstore.consumer.sql.WriteResult;
  *       decoding, retries), {@code apply} (borrow a connection, the statements), {@code commit}
  *       (the transaction's commit; every batch is one explicit transaction). Visibility is
  *       published → committed: when a GET can first see the write;
- *   <li>{@code albumstore_consumer_ledger_pruned_total}: ledger rows deleted once expired ({@link
+ *   <li>{@code albumstore_consumer_ledger_pruned_total}: ledger rows deleted once expired, {@code
+ *       albumstore_consumer_ledger_pruned_timestamp_seconds} and {@code
+ *       albumstore_consumer_ledger_retention_seconds} ({@link
  *       org.albumstore.consumer.ledger.LedgerPruner});
+ *   <li>{@code albumstore_consumer_ready}: 1 while {@code GET /health} answers 200, else 0 ({@link
+ *       #bindHealth});
  *   <li>{@code rabbitmq_connections}, {@code rabbitmq_channels}, {@code rabbitmq_consumed_total},
  *       {@code rabbitmq_acknowledged_total}, {@code rabbitmq_rejected_total}, {@code
  *       rabbitmq_published_total} (the dead-letter publishes), ...: amqp-client's own collector;
@@ -116,6 +121,16 @@ public final class ConsumerMetrics implements AutoCloseable {
     FunctionCounter.builder(
             "albumstore.consumer." + name, this, m -> field.applyAsLong(m.snapshot()))
         .description(what)
+        .register(registry);
+  }
+
+  /**
+   * Adds {@code albumstore_consumer_ready}: 1 while {@code health} is ready (what {@code GET
+   * /health} answers 200 for), else 0, so that an alert needs no probe of its own.
+   */
+  public void bindHealth(ConsumerHealth health) {
+    Gauge.builder("albumstore.consumer.ready", health, h -> h.ready().status() == 200 ? 1 : 0)
+        .description("1 while GET /health answers 200 (broker, database, consuming), else 0")
         .register(registry);
   }
 

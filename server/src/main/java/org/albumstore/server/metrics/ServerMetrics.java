@@ -11,6 +11,7 @@ import jakarta.servlet.ServletContext;
 import jakarta.servlet.ServletRegistration;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.function.BooleanSupplier;
 import org.albumstore.common.metrics.ServiceMeters;
 import org.albumstore.server.publish.ConfirmedPublisher;
 import org.albumstore.server.publish.PublishObserver;
@@ -29,8 +30,13 @@ import org.albumstore.server.read.ReadWaitObserver;
  *   <li>{@code albumstore_write_stage_seconds{stage}}, {@code albumstore_publish_confirm_seconds},
  *       {@code albumstore_publish_bundle_writes}: where a write spends its time ({@link
  *       WriteStages});
+ *   <li>{@code albumstore_write_rejected_total{reason}}: the writes answered 503, by why ({@link
+ *       WriteStages});
  *   <li>{@code albumstore_publish_channels}, {@code albumstore_publish_channels_in_use}, {@code
- *       albumstore_publish_waiters}: the channel pool;
+ *       albumstore_publish_waiters}: the channel pool; {@code albumstore_broker_blocked}: 1 while
+ *       the broker blocks publishing (a resource alarm), else 0;
+ *   <li>{@code albumstore_ready}: 1 while {@code GET /health} would answer 200 (broker and database
+ *       up, not draining), else 0: what an alert can read without a probe of its own;
  *   <li>{@code albumstore_read_wait_seconds{outcome}}, {@code albumstore_read_wait_rejected_total},
  *       {@code albumstore_read_waiters}: the reads that waited for an acknowledged album, and
  *       {@code albumstore_read_queued}: the queries that wait for a read thread ({@link
@@ -56,6 +62,8 @@ public final class ServerMetrics implements AutoCloseable {
   static final String CHANNELS = "albumstore.publish.channels";
   static final String CHANNELS_IN_USE = "albumstore.publish.channels.in.use";
   static final String WAITERS = "albumstore.publish.waiters";
+  static final String BROKER_BLOCKED = "albumstore.broker.blocked";
+  static final String READY = "albumstore.ready";
 
   private final ServiceMeters meters = new ServiceMeters();
   private final MeterRegistry registry = meters.registry();
@@ -115,6 +123,20 @@ public final class ServerMetrics implements AutoCloseable {
         .register(registry);
     Gauge.builder(WAITERS, publisher, ConfirmedPublisher::queued)
         .description("Writes waiting for a publisher channel")
+        .register(registry);
+    Gauge.builder(BROKER_BLOCKED, publisher, p -> p.brokerBlocked() ? 1 : 0)
+        .description("1 while the broker blocks publishing (connection.blocked), else 0")
+        .register(registry);
+  }
+
+  /**
+   * Adds the readiness gauge: 1 while {@code ready} (what {@code GET /health} answers 200 for),
+   * else 0. Read at scrape time; the database check borrows a pooled connection.
+   */
+  public void bindReady(BooleanSupplier ready) {
+    Gauge.builder(READY, ready, r -> r.getAsBoolean() ? 1 : 0)
+        .description("1 while GET /health answers 200 (broker, database, not draining), else 0")
+        .strongReference(true) // a lambda nobody else holds: a weak one would read NaN after GC
         .register(registry);
   }
 

@@ -1,14 +1,19 @@
 package org.albumstore.server.metrics;
 
+import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
 import org.albumstore.common.metrics.MetricNames;
 import org.albumstore.common.metrics.ServerStage;
 import org.albumstore.common.metrics.ServiceMeters;
+import org.albumstore.server.publish.ConfirmedPublisher;
 import org.albumstore.server.publish.PendingWrite;
 import org.albumstore.server.publish.PublishObserver;
+import org.albumstore.server.publish.WriteRejectedException;
 
 /**
  * Where a confirmed write spends its time inside the server, as {@code
@@ -36,10 +41,16 @@ import org.albumstore.server.publish.PublishObserver;
  *
  * <p>Per broker message: {@code albumstore_publish_confirm_seconds} (bundle start → confirm) and
  * {@code albumstore_publish_bundle_writes} (writes per message, i.e. the group-commit factor).
+ *
+ * <p>Per refused write: {@code albumstore_write_rejected_total{reason}}, the 503s of the write path
+ * by why ({@code overloaded}, {@code broker_blocked}, {@code confirm_timeout}, ...: {@link
+ * ConfirmedPublisher#rejectionReasons()}), every reason registered from the start so that an alert
+ * or a panel sees 0 rather than no series.
  */
 final class WriteStages implements PublishObserver {
   static final String CONFIRM = "albumstore.publish.confirm";
   static final String BUNDLE_WRITES = "albumstore.publish.bundle.writes";
+  static final String REJECTED = "albumstore.write.rejected";
 
   private final Timer arrival;
   private final Timer validate;
@@ -49,6 +60,7 @@ final class WriteStages implements PublishObserver {
   private final Timer complete;
   private final Timer messageConfirm;
   private final DistributionSummary bundleWrites;
+  private final Map<String, Counter> rejected;
 
   WriteStages(MeterRegistry registry) {
     arrival = stage(registry, ServerStage.ARRIVAL, "client send -> servlet in (X-Request-Start)");
@@ -69,6 +81,16 @@ final class WriteStages implements PublishObserver {
             .minimumExpectedValue(1.0)
             .maximumExpectedValue(10_000.0)
             .register(registry);
+    rejected =
+        ConfirmedPublisher.rejectionReasons().stream()
+            .collect(
+                Collectors.toUnmodifiableMap(
+                    reason -> reason,
+                    reason ->
+                        Counter.builder(REJECTED)
+                            .description("Writes answered 503 without a confirm, by reason")
+                            .tag("reason", reason)
+                            .register(registry)));
   }
 
   private static Timer stage(MeterRegistry registry, ServerStage stage, String what) {
@@ -94,6 +116,14 @@ final class WriteStages implements PublishObserver {
   public void messageConfirmed(int writes, long startNanos, long confirmedNanos) {
     messageConfirm.record(confirmedNanos - startNanos, TimeUnit.NANOSECONDS);
     bundleWrites.record(writes);
+  }
+
+  @Override
+  public void writesRejected(WriteRejectedException why, int writes) {
+    Counter c = rejected.get(why.reason());
+    if (c != null) {
+      c.increment(writes);
+    }
   }
 
   @Override

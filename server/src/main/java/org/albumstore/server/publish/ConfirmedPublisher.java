@@ -32,6 +32,7 @@ public final class ConfirmedPublisher implements AutoCloseable {
   private final BlockingQueue<PendingWrite> queue;
   private final Bundler bundler;
   private final BrokerConnector broker;
+  private final PublishObserver observer;
   private final List<Thread> threads = new ArrayList<>();
   private final AtomicBoolean shedding = new AtomicBoolean();
   private final LongAdder shed = new LongAdder();
@@ -39,12 +40,14 @@ public final class ConfirmedPublisher implements AutoCloseable {
   private volatile boolean stopping;
 
   /**
-   * @param observer told about every confirmed message and write (the server's metrics)
+   * @param observer told about every confirmed message and write, and every refused write (the
+   *     server's metrics)
    */
   public ConfirmedPublisher(BrokerConnector broker, PublisherSettings s, PublishObserver observer) {
     this.queue = new LinkedBlockingQueue<>(s.queueMax());
     this.bundler = new Bundler(queue, s.bundleMax(), s.bundleBytes());
     this.broker = broker;
+    this.observer = observer;
     for (int i = 0; i < s.channels(); i++) {
       String name = "albumstore-publisher-" + i;
       PublisherWorker worker =
@@ -71,20 +74,35 @@ public final class ConfirmedPublisher implements AutoCloseable {
 
   private CompletableFuture<Void> enqueue(PendingWrite w) {
     if (!accepting) {
-      w.reject(Rejections.SHUTTING_DOWN);
+      reject(w, Rejections.SHUTTING_DOWN);
     } else if (broker.isBlocked()) {
       // A resource alarm: a publish now would wait the whole confirm timeout; answer at once.
-      w.reject(Rejections.BROKER_BLOCKED);
+      reject(w, Rejections.BROKER_BLOCKED);
     } else if (!queue.offer(w)) {
       shed.increment();
       if (shedding.compareAndSet(false, true)) {
         log.warn("Publish queue full ({} writes): answering 503 to new writes", queue.size());
       }
-      w.reject(Rejections.OVERLOADED);
+      reject(w, Rejections.OVERLOADED);
     } else if (shedding.get() && shedding.compareAndSet(true, false)) {
       log.info("Publish queue accepting again after {} writes were refused", shed.sumThenReset());
     }
     return w.done();
+  }
+
+  private void reject(PendingWrite w, WriteRejectedException why) {
+    w.reject(why);
+    observer.writesRejected(why, 1);
+  }
+
+  /** The {@code reason} of every way a write can be refused, e.g. {@code overloaded}. */
+  public static List<String> rejectionReasons() {
+    return Rejections.ALL.stream().map(WriteRejectedException::reason).toList();
+  }
+
+  /** True while the broker blocks publishing (a resource alarm: connection.blocked). */
+  public boolean brokerBlocked() {
+    return broker.isBlocked();
   }
 
   /** Writes waiting for a publisher thread. */
@@ -135,6 +153,7 @@ public final class ConfirmedPublisher implements AutoCloseable {
     }
     List<PendingWrite> left = bundler.drain();
     left.forEach(w -> w.reject(Rejections.SHUTTING_DOWN));
+    observer.writesRejected(Rejections.SHUTTING_DOWN, left.size());
     log.info(
         "Publisher stopped{}", left.isEmpty() ? "" : "; " + left.size() + " queued writes refused");
     if (interrupted) {

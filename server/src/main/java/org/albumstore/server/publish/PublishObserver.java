@@ -8,7 +8,8 @@ package org.albumstore.server.publish;
  * <p>A write's life on the publisher side: enqueued ({@link PendingWrite#enqueuedNanos()}) → its
  * bundle starts ({@code startNanos}: a publisher thread, i.e. a channel, took it) → the broker's
  * confirm arrived ({@code confirmedNanos}) → its future completed and the callbacks that answer the
- * request returned ({@code answeredNanos}). Only confirmed writes are reported.
+ * request returned ({@code answeredNanos}). Writes refused on the way are reported by reason
+ * ({@link #writesRejected}).
  */
 public interface PublishObserver {
   /** One broker message carrying {@code writes} writes was confirmed. */
@@ -20,4 +21,7 @@ public interface PublishObserver {
    */
   default void writeAnswered(
       PendingWrite write, long startNanos, long confirmedNanos, long answeredNanos) {}
+
+  /** {@code writes} writes were answered 503 for {@code why} (never confirmed). */
+  default void writesRejected(WriteRejectedException why, int writes) {}
 }

@@ -126,6 +126,7 @@ final class PublisherWorker implements Runnable {
     for (PendingWrite w : bundle) {
       if (now - w.enqueuedNanos() > maxWaitNanos) {
         w.reject(Rejections.WAITED_TOO_LONG); // its client is about to give up; don't publish
+        observer.writesRejected(Rejections.WAITED_TOO_LONG, 1);
       } else {
         live.add(w);
       }
@@ -165,7 +166,9 @@ final class PublisherWorker implements Runnable {
       WriteRejectedException why =
           returnedIds.remove(props.getMessageId())
               ? Rejections.UNROUTABLE
-              : ch.isOpen() ? Rejections.NOT_CONFIRMED : Rejections.BROKER_UNAVAILABLE;
+              : e instanceof TimeoutException
+                  ? Rejections.CONFIRM_TIMEOUT
+                  : ch.isOpen() ? Rejections.NOT_CONFIRMED : Rejections.BROKER_UNAVAILABLE;
       discardChannel();
       return () -> rejectAll(live, why, e);
     }
@@ -267,6 +270,7 @@ final class PublisherWorker implements Runnable {
     for (PendingWrite w : writes) {
       w.reject(why);
     }
+    observer.writesRejected(why, writes.size());
   }
 
   /** Logs the first failure of a streak only: one line per state change, not per message. */

@@ -7,8 +7,21 @@ package org.albumstore.server.publish;
  * Idempotency-Key.
  */
 public final class WriteRejectedException extends Exception {
-  public WriteRejectedException(String userMessage) {
+  private final String reason;
+
+  /**
+   * @param reason a short tag for the metrics ({@code albumstore_write_rejected_total{reason}}),
+   *     e.g. {@code overloaded}
+   * @param userMessage what the client is told
+   */
+  public WriteRejectedException(String reason, String userMessage) {
     // No stack trace: thousands of these are created per second when the server sheds load.
     super(userMessage, null, false, false);
+    this.reason = reason;
+  }
+
+  /** The short tag of why: the {@code reason} tag of the rejection counter. */
+  public String reason() {
+    return reason;
   }
 }

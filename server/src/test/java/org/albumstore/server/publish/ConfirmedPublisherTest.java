@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.albumstore.common.config.AmqpSettings;
@@ -52,6 +53,34 @@ class ConfirmedPublisherTest {
       p.close(Duration.ofSeconds(5));
       neverStarted.close(Duration.ofSeconds(1));
     }
+  }
+
+  /** The metrics hear of every refused write, once, with its reason. */
+  @Test
+  void everyRefusalIsReportedWithItsReason() throws Exception {
+    Map<String, Integer> reported = new ConcurrentHashMap<>();
+    PublishObserver counting =
+        new PublishObserver() {
+          @Override
+          public void writesRejected(WriteRejectedException why, int writes) {
+            reported.merge(why.reason(), writes, Integer::sum);
+          }
+        };
+    BrokerConnector neverStarted = new BrokerConnector(NOWHERE, "test");
+    ConfirmedPublisher p = new ConfirmedPublisher(neverStarted, limits(1), counting);
+    p.submit(review()); // queued, refused by the close
+    p.submit(review()); // overloaded
+    p.submit(review()); // overloaded
+    p.close(Duration.ofSeconds(1));
+    p.submit(review()); // shutting down
+    neverStarted.close(Duration.ofSeconds(1));
+
+    assertThat(reported)
+        .containsExactlyInAnyOrderEntriesOf(Map.of("overloaded", 2, "shutting_down", 2));
+    assertThat(ConfirmedPublisher.rejectionReasons())
+        .containsAll(reported.keySet())
+        .contains("confirm_timeout", "broker_blocked")
+        .doesNotHaveDuplicates();
   }
 
   private static final PublishObserver NO_OBSERVER = new PublishObserver() {};

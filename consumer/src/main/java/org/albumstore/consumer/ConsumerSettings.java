@@ -23,7 +23,9 @@ import org.albumstore.common.config.Setting;
  * @param prefetch unacknowledged messages the broker may push to one channel
  * @param batchSize messages applied per database transaction; at most {@code prefetch}, since a
  *     channel never holds more unacknowledged messages than that
- * @param batchWaitMillis how long a partial batch waits for more messages before it is applied
+ * @param batchWaitMillis how long a partial batch waits for more messages before it is applied; 0
+ *     (the default): none, a free worker takes what has arrived and what arrives during its commit
+ *     is the next batch ({@code batch/BatchInbox})
  * @param dbPoolSize database connections; by default one per channel
  * @param initSchema apply {@code schema.sql} at start (it is idempotent)
  * @param statsIntervalSeconds period of the one-line rate log
@@ -69,9 +71,11 @@ public record ConsumerSettings(
           .withHelp("Messages per database transaction, at most the prefetch");
 
   public static final Setting<Integer> BATCH_WAIT_MS =
-      Setting.integer("ALBUMSTORE_BATCH_WAIT_MS", 10, 0, MAX_BATCH_WAIT_MS)
+      Setting.integer("ALBUMSTORE_BATCH_WAIT_MS", 0, 0, MAX_BATCH_WAIT_MS)
           .withFlag("--batch-wait-ms", "MS")
-          .withHelp("How long a partial batch waits for more messages");
+          .withHelp(
+              "How long a partial batch waits for more messages; 0 = no wait: a free worker"
+                  + " commits what has arrived, and what arrives meanwhile is the next batch");
 
   /** By default one connection per worker (connections x channels). */
   public static final Setting<Integer> DB_POOL_SIZE =

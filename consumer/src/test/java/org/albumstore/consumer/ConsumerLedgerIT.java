@@ -190,4 +190,82 @@ class ConsumerLedgerIT {
     assertThat(consumer.counters().reviewsApplied()).isEqualTo(3);
     assertThat(ledgerRows(List.of(once.id()))).isEqualTo(1);
   }
+
+  /**
+   * The default batching (no partial-batch wait: a free worker commits what has arrived): lone
+   * messages trickling in are each committed in a transaction of their own as soon as they come;
+   * then a backlog of fresh messages, copies of them, and messages a crashed consumer had committed
+   * without acknowledging (redelivered) is applied with every review counted exactly once.
+   */
+  @Test
+  void batchesCutWhenTheWorkerIsFreeApplyEveryWriteOnceUnderRedelivery() throws Exception {
+    String a = f.album(0);
+    String b = f.album(1);
+    consumer = AlbumStoreConsumer.start(defaultBatching(2, 2, 100, 50), f.amqp, f.db);
+    for (int n = 1; n <= 10; n++) {
+      f.publish(message(List.of(unkeyed(a, Vote.LIKE))));
+      long applied = n;
+      await("lone message " + n, WAIT, () -> consumer.counters().messagesApplied() == applied);
+    }
+    assertThat(consumer.counters().transactions())
+        .as("one transaction per lone message")
+        .isEqualTo(10);
+    consumer.close();
+    consumer = null;
+
+    List<WriteBundle> fresh = new ArrayList<>();
+    for (int m = 0; m < 60; m++) {
+      fresh.add(m % 2 == 0 ? message(likes(b, 3)) : counted(likes(b, 3)));
+    }
+    f.publishAll(fresh);
+    f.publishAll(fresh.subList(0, 20)); // copies: the same message IDs again
+    // A consumer takes the first 30, commits them and dies before acknowledging.
+    try (Connection c = AmqpConnections.open(f.amqp, "it-crashing-consumer")) {
+      Channel ch = c.createChannel();
+      List<WriteBundle> taken = new ArrayList<>();
+      for (int n = 0; n < 30; n++) {
+        GetResponse r = ch.basicGet(f.amqp.queue(), false);
+        assertThat(r).as("message " + n).isNotNull();
+        taken.add(EventCodec.decode(r.getBody()));
+      }
+      new BatchWriter(f.reads()).write(Aggregate.of(taken));
+      ch.close();
+    }
+    assertThat(f.counts(b)).containsExactly(90, 0);
+
+    consumer = AlbumStoreConsumer.start(defaultBatching(2, 2, 100, 50), f.amqp, f.db);
+    await("backlog applied", WAIT, () -> consumer.counters().messagesApplied() == 80);
+    await("acknowledged", WAIT, () -> f.ready() == 0);
+
+    assertThat(f.counts(a)).containsExactly(10, 0);
+    assertThat(f.counts(b)).containsExactly(180, 0);
+    assertThat(consumer.counters().redelivered()).isEqualTo(30);
+    assertThat(consumer.counters().reviewsApplied())
+        .as("only the 30 messages never applied")
+        .isEqualTo(90);
+    assertThat(ledgerRows(fresh.stream().map(WriteBundle::id).toList())).isEqualTo(60);
+  }
+
+  private static List<Review> likes(String albumId, int n) {
+    List<Review> reviews = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      reviews.add(unkeyed(albumId, Vote.LIKE));
+    }
+    return reviews;
+  }
+
+  /** As {@link Fixture#settings}, with the default batch wait (none) instead of the fixture's. */
+  private static ConsumerSettings defaultBatching(
+      int connections, int channels, int prefetch, int batch) {
+    ConsumerSettings s = Fixture.settings(connections, channels, prefetch, batch);
+    return new ConsumerSettings(
+        s.connections(),
+        s.channelsPerConnection(),
+        s.prefetch(),
+        s.batchSize(),
+        ConsumerSettings.BATCH_WAIT_MS.defaultValue(),
+        s.dbPoolSize(),
+        s.initSchema(),
+        s.statsIntervalSeconds());
+  }
 }

@@ -19,6 +19,7 @@ class ConsumerSettingsTest {
     assertThat(s.prefetch()).isEqualTo(ConsumerSettings.PREFETCH.defaultValue());
     assertThat(s.batchSize()).isEqualTo(ConsumerSettings.BATCH_SIZE.defaultValue());
     assertThat(s.batchWaitMillis()).isEqualTo(ConsumerSettings.BATCH_WAIT_MS.defaultValue());
+    assertThat(s.batchWaitMillis()).as("no partial-batch wait by default").isZero();
     assertThat(s.initSchema()).isFalse();
     assertThat(s.statsIntervalSeconds()).isEqualTo(ConsumerSettings.STATS_INTERVAL.defaultValue());
     assertThat(s.dbPoolSize()).isEqualTo(s.connections() * s.channelsPerConnection());
@@ -47,13 +48,13 @@ class ConsumerSettingsTest {
                     ConsumerSettings.CHANNELS.variable(), "3",
                     ConsumerSettings.PREFETCH.variable(), "250",
                     ConsumerSettings.BATCH_SIZE.variable(), "250",
-                    ConsumerSettings.BATCH_WAIT_MS.variable(), "0",
+                    ConsumerSettings.BATCH_WAIT_MS.variable(), "25",
                     ConsumerSettings.INIT_SCHEMA.variable(), "true")));
     assertThat(s.workers()).isEqualTo(12);
     assertThat(s.dbPoolSize()).isEqualTo(12);
     assertThat(s.prefetch()).isEqualTo(250);
     assertThat(s.batchSize()).isEqualTo(250);
-    assertThat(s.batchWaitMillis()).isZero();
+    assertThat(s.batchWaitMillis()).isEqualTo(25);
     assertThat(s.initSchema()).isTrue();
   }
 

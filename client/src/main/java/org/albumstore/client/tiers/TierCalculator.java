@@ -116,13 +116,14 @@ public final class TierCalculator {
 
   private static TierTable.Row measured(String tier, String stage, Histogram h) {
     if (h == null || h.isEmpty()) {
-      return new TierTable.Row(tier, stage, null, null, h == null ? null : 0L, false);
+      return new TierTable.Row(tier, stage, null, null, null, h == null ? null : 0L, false);
     }
-    return new TierTable.Row(tier, stage, h.meanMs(), h.quantileMs(0.99), (long) h.count(), false);
+    return new TierTable.Row(
+        tier, stage, h.meanMs(), h.quantileMs(0.5), h.quantileMs(0.99), (long) h.count(), false);
   }
 
   private static TierTable.Row derived(String tier, String stage, Double meanMs) {
-    return new TierTable.Row(tier, stage, meanMs, null, null, true);
+    return new TierTable.Row(tier, stage, meanMs, null, null, null, true);
   }
 
   /** Sum that turns null (unknown) as soon as one part is unknown. */

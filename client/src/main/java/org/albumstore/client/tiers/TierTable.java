@@ -47,11 +47,18 @@ public record TierTable(
    * @param tier {@code network}, {@code server}, {@code broker}, {@code consumer} or {@code
    *     database}
    * @param stage what happens in it
+   * @param p50Ms the median (null when unknown, and for derived rows)
    * @param count samples behind the figures (null for derived rows)
-   * @param derived computed as a difference of two measurements, not measured itself (no p99)
+   * @param derived computed as a difference of two measurements, not measured itself (no p50, p99)
    */
   public record Row(
-      String tier, String stage, Double meanMs, Double p99Ms, Long count, boolean derived) {
+      String tier,
+      String stage,
+      Double meanMs,
+      Double p50Ms,
+      Double p99Ms,
+      Long count,
+      boolean derived) {
 
     /** {@code tier: stage}, e.g. {@code broker: publish -> confirm}. */
     public String label() {

@@ -9,22 +9,23 @@ public final class TierTableHtml {
   public static String render(TierTable t) {
     StringBuilder b = new StringBuilder(4096);
     b.append("<h2>Time spent per tier</h2>\n");
-    b.append("<table><tr><th>write requests (ms)</th><th>mean</th><th>p99</th>");
+    b.append("<table><tr><th>write requests (ms)</th><th>mean</th><th>p50</th><th>p99</th>");
     b.append("<th>count</th></tr>\n");
     row(
         b,
         "<b>client: whole request, as the client measured it</b>",
         t.clientMeanMs(),
+        null,
         t.clientP99Ms(),
         Long.toString(t.clientCount()));
     t.requestPath().stream().filter(r -> !r.derived()).forEach(r -> row(b, r));
-    row(b, "= sum of the measured stages", t.requestPathSumMs(), null, "");
+    row(b, "= sum of the measured stages", t.requestPathSumMs(), null, null, "");
     t.requestPath().stream().filter(TierTable.Row::derived).forEach(r -> row(b, r));
-    b.append("<tr><th colspan=\"4\">after the response, per write from its publish</th></tr>\n");
+    b.append("<tr><th colspan=\"5\">after the response, per write from its publish</th></tr>\n");
     for (TierTable.Row r : t.afterResponse()) {
       row(b, r);
     }
-    row(b, "= sum after publishing", t.afterResponseSumMs(), null, "");
+    row(b, "= sum after publishing", t.afterResponseSumMs(), null, null, "");
     row(b, t.visibility());
     b.append(
         "</table>\n<p>* derived: the client mean minus the measured stages, not measured itself. ");
@@ -46,13 +47,16 @@ public final class TierTableHtml {
         b,
         esc(r.label()) + (r.derived() ? " *" : ""),
         r.meanMs(),
+        r.derived() ? null : r.p50Ms(),
         r.derived() ? null : r.p99Ms(),
         r.count() == null ? "-" : Long.toString(r.count()));
   }
 
-  private static void row(StringBuilder b, String labelHtml, Double mean, Double p99, String n) {
+  private static void row(
+      StringBuilder b, String labelHtml, Double mean, Double p50, Double p99, String n) {
     b.append("<tr><td>").append(labelHtml).append("</td><td>").append(ms(mean));
-    b.append("</td><td>").append(ms(p99)).append("</td><td>").append(n).append("</td></tr>\n");
+    b.append("</td><td>").append(ms(p50)).append("</td><td>").append(ms(p99));
+    b.append("</td><td>").append(n).append("</td></tr>\n");
   }
 
   private static String ms(Double v) {

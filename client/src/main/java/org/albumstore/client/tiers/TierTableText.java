@@ -7,19 +7,22 @@ import java.util.Locale;
  * tier}, a stable prefix scripts may grep for, like the rest of the report.
  */
 public final class TierTableText {
-  private static final String ROW = "  %-66s %10s %10s %9s%n";
+  private static final String ROW = "  %-66s %10s %10s %10s %9s%n";
 
   private TierTableText() {}
 
   public static String render(TierTable t) {
     StringBuilder b = new StringBuilder();
     b.append(
-        f("%-68s %10s %10s %9s%n", "time spent per tier (writes, ms)", "mean", "p99", "count"));
+        f(
+            "%-68s %10s %10s %10s %9s%n",
+            "time spent per tier (writes, ms)", "mean", "p50", "p99", "count"));
     b.append(
         f(
             ROW,
             "client: whole request, as the client measured it",
             ms(t.clientMeanMs()),
+            "",
             ms(t.clientP99Ms()),
             Long.toString(t.clientCount())));
     t.requestPath().stream().filter(r -> !r.derived()).forEach(r -> row(b, r));
@@ -33,6 +36,7 @@ public final class TierTableText {
                         " (%.1f%% of the client mean)",
                         100 * t.requestPathSumMs() / t.clientMeanMs())),
             ms(t.requestPathSumMs()),
+            "",
             "",
             ""));
     t.requestPath().stream().filter(TierTable.Row::derived).forEach(r -> row(b, r));
@@ -51,6 +55,7 @@ public final class TierTableText {
                         " (%.1f%% of the time to visibility)",
                         100 * t.afterResponseSumMs() / visible)),
             ms(t.afterResponseSumMs()),
+            "",
             "",
             ""));
     row(b, t.visibility());
@@ -77,6 +82,7 @@ public final class TierTableText {
             ROW,
             r.label() + (r.derived() ? " *" : ""),
             ms(r.meanMs()),
+            r.derived() ? "-" : ms(r.p50Ms()),
             r.derived() ? "-" : ms(r.p99Ms()),
             r.count() == null ? "-" : Long.toString(r.count())));
   }

@@ -145,4 +145,39 @@ class TierCalculatorTest {
         .contains("largest share of a request: broker: publish -> confirm (50.0%")
         .contains("servlet time of a write: 9.000 ms mean over 1000 requests, 90.0%");
   }
+
+  /**
+   * Time to visibility is mostly short with a slow tail: the median says what a typical write
+   * waits, the mean and p99 do not. 900 writes within 2 ms, 100 of about 50 ms.
+   */
+  @Test
+  void theTimeToVisibilityHasItsMedianBesideItsMeanAndP99() {
+    TierReadings r = readings();
+    TreeMap<Double, Double> buckets = new TreeMap<>();
+    buckets.put(0.002, 900.0);
+    buckets.put(0.05, 1000.0);
+    buckets.put(Double.POSITIVE_INFINITY, 1000.0);
+    Histogram skewed = new Histogram(1000, 900 * 0.0015 + 100 * 0.05, buckets);
+    TierReadings withTail =
+        new TierReadings(
+            r.serverMetrics(),
+            r.consumerMetrics(),
+            r.servlet(),
+            r.serverStages(),
+            r.consumerStages(),
+            skewed,
+            List.of());
+
+    TierTable t = TierCalculator.table(withTail, 10.0, 30.0, 1000);
+
+    assertThat(t.visibility().meanMs()).isCloseTo(6.35, within(1e-9));
+    assertThat(t.visibility().p50Ms()).isGreaterThan(0.0).isLessThanOrEqualTo(2.0);
+    assertThat(t.visibility().p99Ms()).isGreaterThan(2.0).isLessThanOrEqualTo(50.0);
+    String text = TierTableText.render(t);
+    assertThat(text.lines().findFirst().orElseThrow()).contains("mean", "p50", "p99", "count");
+    assertThat(text)
+        .containsPattern(
+            "database: publish -> visible \\(time to visibility\\) +6\\.350 +1\\.[0-9]{3} +");
+    assertThat(TierTableHtml.render(t)).contains("<th>p50</th>");
+  }
 }

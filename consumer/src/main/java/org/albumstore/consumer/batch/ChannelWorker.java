@@ -3,13 +3,9 @@ package org.albumstore.consumer.batch;
 import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.Delivery;
 import java.io.IOException;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ArrayBlockingQueue;
-import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.albumstore.consumer.amqp.ArrivedDelivery;
 import org.albumstore.consumer.amqp.DeadLetterPublisher;
@@ -21,11 +17,11 @@ import org.slf4j.LoggerFactory;
  * One consuming channel and the one thread that applies its deliveries.
  *
  * <p>The amqp-client callback only hands a delivery to this worker's bounded inbox; the worker
- * thread takes up to {@code batchSize} of them (waiting at most {@code batchWait} for a partial
- * batch to fill), has them applied, and then acknowledges them all with one {@code
- * basicAck(lastTag, multiple=true)}. Acknowledging with {@code multiple} is safe because this
- * thread is the only one that acknowledges on the channel, and it processes deliveries in the order
- * they arrived: every earlier tag was in this batch or in one already done.
+ * thread takes what has arrived, up to {@code batchSize} ({@link BatchInbox}: no wait for a partial
+ * batch, what arrives during the commit is the next batch), has it applied, and then acknowledges
+ * it all with one {@code basicAck(lastTag, multiple=true)}. Acknowledging with {@code multiple} is
+ * safe because this thread is the only one that acknowledges on the channel, and it processes
+ * deliveries in the order they arrived: every earlier tag was in this batch or in one already done.
  *
  * <p>Inbox size: the broker never has more than {@code prefetch} unacknowledged deliveries out on a
  * consumer, so a {@code prefetch}-sized inbox would do, except right after a connection recovery,
@@ -53,9 +49,7 @@ public final class ChannelWorker {
   private final Channel channel;
   private final String queue;
   private final int priority;
-  private final int batchSize;
-  private final long batchWaitNanos;
-  private final BlockingQueue<Delivery> inbox;
+  private final BatchInbox<Delivery> inbox;
   private final BatchProcessor processor;
   private final DeadLetterPublisher deadLetters;
   private final ConsumerMetrics metrics;
@@ -85,9 +79,7 @@ public final class ChannelWorker {
     this.channel = channel;
     this.queue = queue;
     this.priority = priority;
-    this.batchSize = batchSize;
-    this.batchWaitNanos = TimeUnit.MILLISECONDS.toNanos(batchWaitMillis);
-    this.inbox = new ArrayBlockingQueue<>(2 * prefetch);
+    this.inbox = new BatchInbox<>(2 * prefetch, batchSize, batchWaitMillis);
     this.processor = processor;
     this.deadLetters = deadLetters;
     this.metrics = metrics;
@@ -120,7 +112,7 @@ public final class ChannelWorker {
   private void enqueue(Delivery delivery) {
     Delivery arrived = new ArrivedDelivery(delivery); // stamped now, for the stage metrics
     try {
-      while (!inbox.offer(arrived, IDLE_POLL_MILLIS, TimeUnit.MILLISECONDS)) {
+      while (!inbox.offer(arrived, IDLE_POLL_MILLIS)) {
         if (exited) {
           // Nobody will ever acknowledge it; it goes back to the queue when the channel closes.
           return;
@@ -134,7 +126,7 @@ public final class ChannelWorker {
   private void run() {
     try {
       while (stop.getCount() > 0) {
-        List<Delivery> batch = nextBatch();
+        List<Delivery> batch = inbox.nextBatch(IDLE_POLL_MILLIS, () -> stop.getCount() == 0);
         if (!batch.isEmpty()) {
           handle(batch);
         }
@@ -149,31 +141,6 @@ public final class ChannelWorker {
     } finally {
       exited = true;
     }
-  }
-
-  /** Up to batchSize deliveries: the first waits up to the idle poll, the rest up to batchWait. */
-  private List<Delivery> nextBatch() throws InterruptedException {
-    Delivery first = inbox.poll(IDLE_POLL_MILLIS, TimeUnit.MILLISECONDS);
-    if (first == null) {
-      return List.of();
-    }
-    List<Delivery> batch = new ArrayList<>(batchSize);
-    batch.add(first);
-    inbox.drainTo(batch, batchSize - 1);
-    long deadline = System.nanoTime() + batchWaitNanos;
-    while (batch.size() < batchSize && stop.getCount() > 0) {
-      long remaining = deadline - System.nanoTime();
-      if (remaining <= 0) {
-        break;
-      }
-      Delivery next = inbox.poll(remaining, TimeUnit.NANOSECONDS);
-      if (next == null) {
-        break;
-      }
-      batch.add(next);
-      inbox.drainTo(batch, batchSize - batch.size());
-    }
-    return batch;
   }
 
   private void handle(List<Delivery> batch) {

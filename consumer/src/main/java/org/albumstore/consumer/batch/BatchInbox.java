@@ -1,0 +1,87 @@
+package org.albumstore.consumer.batch;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+
+/**
+ * A worker's inbox, and where its batches are cut: smart batching (group commit).
+ *
+ * <p>A worker that is free takes what has arrived, up to the batch size, and starts its transaction
+ * with it at once; what arrives while that transaction commits waits here and is the next batch. So
+ * at a low rate a lone message is committed without waiting for companions that do not come, and
+ * under load the batches grow by themselves to what arrived during one commit, up to the batch size
+ * (a backlog cuts full batches). The only blocking wait is for the first message of a batch, while
+ * the inbox is empty.
+ *
+ * <p>{@code batchWait} above zero brings back a fixed wait for a partial batch to fill: it delays
+ * every write at a low rate by up to that much, for fewer transactions at a moderate one. The
+ * default is zero; fault tests raise it to hold unacknowledged deliveries at the moment of a kill.
+ *
+ * @param <T> what the inbox holds (deliveries; anything in the tests)
+ */
+final class BatchInbox<T> {
+  private final BlockingQueue<T> queue;
+  private final int batchSize;
+  private final long batchWaitNanos;
+
+  /**
+   * @param capacity beyond it {@link #offer} blocks
+   * @param batchSize most items in one batch
+   * @param batchWaitMillis 0: none; else how long a partial batch waits for more
+   */
+  BatchInbox(int capacity, int batchSize, long batchWaitMillis) {
+    this(new ArrayBlockingQueue<>(capacity), batchSize, batchWaitMillis);
+  }
+
+  /** With the queue given, for the tests to watch how it is polled. */
+  BatchInbox(BlockingQueue<T> queue, int batchSize, long batchWaitMillis) {
+    this.queue = queue;
+    this.batchSize = batchSize;
+    this.batchWaitNanos = TimeUnit.MILLISECONDS.toNanos(batchWaitMillis);
+  }
+
+  /** Adds one item, waiting up to {@code timeoutMillis} for room; false if there was none. */
+  boolean offer(T item, long timeoutMillis) throws InterruptedException {
+    return queue.offer(item, timeoutMillis, TimeUnit.MILLISECONDS);
+  }
+
+  /**
+   * The next batch: empty if nothing arrived within {@code idleMillis}; else the first item and
+   * everything that arrived with it, up to the batch size, without waiting for more (unless a batch
+   * wait was configured: then up to that long, while {@code stopping} is false).
+   */
+  List<T> nextBatch(long idleMillis, BooleanSupplier stopping) throws InterruptedException {
+    T first = queue.poll(idleMillis, TimeUnit.MILLISECONDS);
+    if (first == null) {
+      return List.of();
+    }
+    List<T> batch = new ArrayList<>(Math.min(batchSize, queue.size() + 1));
+    batch.add(first);
+    queue.drainTo(batch, batchSize - 1);
+    if (batchWaitNanos > 0) {
+      fillFor(batch, stopping);
+    }
+    return batch;
+  }
+
+  /** The fixed partial-batch wait, only when configured. */
+  private void fillFor(List<T> batch, BooleanSupplier stopping) throws InterruptedException {
+    long deadline = System.nanoTime() + batchWaitNanos;
+    while (batch.size() < batchSize && !stopping.getAsBoolean()) {
+      long remaining = deadline - System.nanoTime();
+      if (remaining <= 0) {
+        return;
+      }
+      T next = queue.poll(remaining, TimeUnit.NANOSECONDS);
+      if (next == null) {
+        return;
+      }
+      batch.add(next);
+      queue.drainTo(batch, batchSize - batch.size());
+    }
+  }
+}

@@ -65,6 +65,20 @@ class ClusterFaultsIT {
   private static final Logger log = LoggerFactory.getLogger(ClusterFaultsIT.class);
 
   private static RabbitCluster brokers;
+
+  /**
+   * Iterations a thread may make in a scenario whose fault lasts as long as the machine makes it
+   * (node restarts, a partition's pause and rejoin): at 700 ms apart, about 5 minutes at most, a
+   * bound the scenario never reaches since it ends the load once the fault is over.
+   */
+  private static final int LONG_LOAD_ITERATIONS = 400;
+
+  /**
+   * Six iterations of each of the load's 16 threads: the load is in its stride when the fault
+   * comes.
+   */
+  private static final long WRITES_BEFORE_THE_FAULT = 16 * 6 * 4;
+
   private static HaProxy balancer;
   private static final List<Integer> serverPorts = new ArrayList<>();
   private static DatabaseSettings db;
@@ -227,10 +241,11 @@ class ClusterFaultsIT {
       throws Exception {
     try (World w = new World("s2-broker-rolling")) {
       w.start(2);
-      // Paced to outlast three node restarts (about ten seconds each here).
-      WriteLoad load = w.load(60, 700);
+      // Paced, and long enough to outlast three node restarts however slow the machine (10 to
+      // 25 s each seen here); ended once writes are acknowledged after the last restart.
+      WriteLoad load = w.load(LONG_LOAD_ITERATIONS, 700);
       try {
-        load.awaitAcked(load.plannedWrites() / 10, Duration.ofSeconds(60));
+        load.awaitAcked(WRITES_BEFORE_THE_FAULT, Duration.ofSeconds(60));
         long t0 = System.nanoTime();
         for (int i = 0; i < brokers.nodes().size(); i++) {
           brokers.stop(i); // rabbitmqctl stop: Amazon MQ's maintenance window, one node at a time
@@ -238,7 +253,7 @@ class ClusterFaultsIT {
         }
         long rollingMillis = (System.nanoTime() - t0) / 1_000_000;
         boolean midRun = !load.isDone();
-        load.awaitDone(Duration.ofSeconds(180));
+        endOnceWritesGoOn(load);
         World.End end = w.finish(load);
         Summary.record(
             end.line(
@@ -267,10 +282,11 @@ class ClusterFaultsIT {
             "scenario C6 (a network partition between broker nodes)");
     try (World w = new World("s6-partition")) {
       w.start(2);
-      // Paced to outlast noticing the partition (net_ticktime), the pause and the rejoin.
-      WriteLoad load = w.load(60, 700);
+      // Paced, and long enough to outlast noticing the partition (net_ticktime), the pause and
+      // the rejoin however slow the machine; ended once writes are acknowledged after the rejoin.
+      WriteLoad load = w.load(LONG_LOAD_ITERATIONS, 700);
       try {
-        load.awaitAcked(load.plannedWrites() / 10, Duration.ofSeconds(60));
+        load.awaitAcked(WRITES_BEFORE_THE_FAULT, Duration.ofSeconds(60));
         String leader = brokers.leaderOf(w.amqp.queue()).orElseThrow();
         int node = brokers.indexOf(leader);
         long t0 = System.nanoTime();
@@ -300,7 +316,7 @@ class ClusterFaultsIT {
         long healed = System.nanoTime();
         String resumed = resumeAfterHeal(node);
         long rejoinMillis = awaitRunningNodes(node, Duration.ofSeconds(60), healed);
-        load.awaitDone(Duration.ofSeconds(180));
+        endOnceWritesGoOn(load);
         World.End end = w.finish(load);
         String newLeader = brokers.leaderOf(w.amqp.queue()).orElse("none");
         Summary.record(
@@ -403,6 +419,16 @@ class ClusterFaultsIT {
       }
       Thread.sleep(200);
     }
+  }
+
+  /**
+   * Ends a {@link #LONG_LOAD_ITERATIONS} load once another 64 writes were acknowledged (the system
+   * works again after the fault), and waits for its threads to finish their iterations.
+   */
+  private static void endOnceWritesGoOn(WriteLoad load) throws InterruptedException {
+    load.awaitAcked(load.stats().writesAcked() + 64, Duration.ofSeconds(60));
+    load.endAfterCurrentIterations();
+    load.awaitDone(Duration.ofSeconds(120));
   }
 
   /** Waits until {@code queue} has a leader and it is not {@code former}; returns the leader. */

@@ -38,6 +38,9 @@ public final class WriteLoad {
   private final CountDownLatch startGate = new CountDownLatch(1);
   private final CountDownLatch done;
 
+  /** Set by {@link #endAfterCurrentIterations}: each thread stops after the iteration it is in. */
+  private volatile boolean ending;
+
   /**
    * @param runId a short prefix unique to this run, part of every Idempotency-Key
    * @param observer sees every answer (e.g. to check what came back during an outage); may be null
@@ -74,7 +77,9 @@ public final class WriteLoad {
               () -> {
                 try {
                   startGate.await();
-                  for (int i = 0; i < iterations && !Thread.currentThread().isInterrupted(); i++) {
+                  for (int i = 0;
+                      i < iterations && !ending && !Thread.currentThread().isInterrupted();
+                      i++) {
                     iteration(thread, i);
                     if (pauseMillis > 0) {
                       Thread.sleep(pauseMillis);
@@ -229,6 +234,15 @@ public final class WriteLoad {
 
   public boolean isDone() {
     return done.getCount() == 0;
+  }
+
+  /**
+   * Ends the load early and cleanly: each thread finishes the iteration it is in (its album and
+   * reviews) and starts no other. For a load that must last as long as a fault whose length depends
+   * on the machine: give it a generous iteration count, then end it once the fault is over.
+   */
+  public void endAfterCurrentIterations() {
+    ending = true;
   }
 
   /** Stops the threads (for clean-up after a failure). */

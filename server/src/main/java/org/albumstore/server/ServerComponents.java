@@ -72,7 +72,7 @@ public final class ServerComponents implements AutoCloseable {
     this.readThreads = readThreads;
     this.readThreadNames = readThreadNames;
     this.waiters = waiters;
-    metrics.bindReady(this::ready);
+    metrics.bindReady(this::takingWrites);
   }
 
   public static ServerComponents start(
@@ -190,6 +190,17 @@ public final class ServerComponents implements AutoCloseable {
   /** What {@code GET /health} answers 200 for: broker and database up, not draining. */
   public boolean ready() {
     return readiness.ready() && brokerUp() && databaseUp();
+  }
+
+  /**
+   * Not draining and connected to the broker: {@link #ready} without its database check, which
+   * borrows a pooled connection. The metrics gauge reads this: a scrape must never wait for the
+   * pool it reports on (with every connection held by a stuck query, it waited out the pool's
+   * timeout and held a request thread meanwhile). A database that is down shows in the pool's own
+   * metrics (connection timeouts) and in the reads' 503s.
+   */
+  public boolean takingWrites() {
+    return readiness.ready() && brokerUp();
   }
 
   /** Closes the read threads and returns once they have ended (see {@link PoolThreads}). */

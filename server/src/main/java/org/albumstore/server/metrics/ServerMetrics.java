@@ -35,8 +35,10 @@ import org.albumstore.server.read.ReadWaitObserver;
  *   <li>{@code albumstore_publish_channels}, {@code albumstore_publish_channels_in_use}, {@code
  *       albumstore_publish_waiters}: the channel pool; {@code albumstore_broker_blocked}: 1 while
  *       the broker blocks publishing (a resource alarm), else 0;
- *   <li>{@code albumstore_ready}: 1 while {@code GET /health} would answer 200 (broker and database
- *       up, not draining), else 0: what an alert can read without a probe of its own;
+ *   <li>{@code albumstore_ready}: 1 while the server takes writes (not draining, the broker
+ *       connected), else 0: what an alert can read without a probe of its own. Unlike {@code GET
+ *       /health} it leaves the database out, so that a scrape never waits for a pooled connection;
+ *       a database that is down shows in {@code hikaricp_connections_timeout_total};
  *   <li>{@code albumstore_read_wait_seconds{outcome}}, {@code albumstore_read_wait_rejected_total},
  *       {@code albumstore_read_waiters}: the reads that waited for an acknowledged album, and
  *       {@code albumstore_read_queued}: the queries that wait for a read thread ({@link
@@ -130,12 +132,12 @@ public final class ServerMetrics implements AutoCloseable {
   }
 
   /**
-   * Adds the readiness gauge: 1 while {@code ready} (what {@code GET /health} answers 200 for),
-   * else 0. Read at scrape time; the database check borrows a pooled connection.
+   * Adds the readiness gauge: 1 while {@code ready}, else 0. Read at scrape time, so {@code ready}
+   * must answer at once (nothing that waits for a pool or the network).
    */
   public void bindReady(BooleanSupplier ready) {
     Gauge.builder(READY, ready, r -> r.getAsBoolean() ? 1 : 0)
-        .description("1 while GET /health answers 200 (broker, database, not draining), else 0")
+        .description("1 while the server takes writes (not draining, broker connected), else 0")
         .strongReference(true) // a lambda nobody else holds: a weak one would read NaN after GC
         .register(registry);
   }

@@ -223,6 +223,11 @@ final class ClusterRun extends LaunchBase {
     }
     // The balancer routes only to servers whose check passed twice.
     balancer.awaitServersUp(SERVER_START_LIMIT);
+    // Each consumer consumes, and its metrics answer before the client's first reading of them.
+    for (String metrics : consumerMetrics) {
+      ServerHealth.awaitUp(
+          metrics.substring(0, metrics.lastIndexOf("/metrics")), SERVER_START_LIMIT);
+    }
     step(
         5,
         "consumers: "

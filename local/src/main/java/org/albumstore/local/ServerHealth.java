@@ -8,10 +8,11 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 
 /**
- * Waits until the started server reports both its broker and its database UP ({@code GET /health}).
- * The server starts even when they are down (it answers 503 until they are up), which is right for
- * a server but would turn a load run into thousands of 503s; the launcher would rather say once
- * what is wrong.
+ * Waits until the started server reports both its broker and its database UP ({@code GET /health});
+ * a consumer's {@code /health} on its metrics port answers the same way (and adds "consuming"). The
+ * server starts even when they are down (it answers 503 until they are up), which is right for a
+ * server but would turn a load run into thousands of 503s; the launcher would rather say once what
+ * is wrong.
  */
 final class ServerHealth {
   private static final Duration POLL = Duration.ofMillis(200);
@@ -41,7 +42,7 @@ final class ServerHealth {
       }
       if (System.nanoTime() - deadline > 0) {
         throw new IllegalStateException(
-            "the server at "
+            "the instance at "
                 + baseUrl
                 + " did not report its broker and database UP within "
                 + limit.toSeconds()

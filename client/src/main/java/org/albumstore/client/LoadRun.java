@@ -226,7 +226,7 @@ final class LoadRun {
           rows = timeline.stop(); // also when interrupted: no heartbeat outlives the run
         }
       }
-      QueueSample atEnd = sampler.latest();
+      QueueSample atEnd = sampler.latestDepth();
       // What this client was told, for 'merge' to verify the union of several clients' writes.
       LedgerFile.write(ledger, reporter.acknowledgedCsv());
       log.info("load finished after {} s", String.format(Locale.ROOT, "%.1f", times.seconds()));

@@ -24,7 +24,15 @@ public final class BrokerSampler implements AutoCloseable {
   private final QueueProbe probe;
   private final ScheduledExecutorService executor;
   private volatile QueueSample latest;
+  private volatile QueueSample latestWithDepth;
   private boolean failing; // sampler thread only
+
+  /**
+   * How old a depth may be beside a newer reading without one and still stand for "now": RabbitMQ's
+   * management plugin collects queue counts every 5 s, and a reading between two collections (or
+   * while the stats move to a quorum queue's new leader) can come back without them.
+   */
+  static final long DEPTH_STALE_MILLIS = 5_000;
 
   // Guarded by this.
   private long maxDepth = -1;
@@ -70,6 +78,7 @@ public final class BrokerSampler implements AutoCloseable {
   private BrokerSampler(QueueProbe probe, QueueSample first, Duration period) {
     this.probe = probe;
     this.latest = first;
+    this.latestWithDepth = first != null && first.depthKnown() ? first : null;
     if (probe == null) {
       executor = null;
       return;
@@ -136,6 +145,9 @@ public final class BrokerSampler implements AutoCloseable {
     }
     accumulate(s);
     latest = s;
+    if (s.depthKnown()) {
+      latestWithDepth = s;
+    }
   }
 
   private synchronized void accumulate(QueueSample s) {
@@ -148,6 +160,19 @@ public final class BrokerSampler implements AutoCloseable {
 
   public QueueSample latest() {
     return latest;
+  }
+
+  /**
+   * The newest reading that has a depth, if it is at most {@link #DEPTH_STALE_MILLIS} older than
+   * the newest reading; else the newest reading (whose depth may be unknown).
+   */
+  public QueueSample latestDepth() {
+    QueueSample newest = latest;
+    QueueSample known = latestWithDepth;
+    if (known != null && newest.epochMillis() - known.epochMillis() <= DEPTH_STALE_MILLIS) {
+      return known;
+    }
+    return newest;
   }
 
   /** Whether any source answered at start. */

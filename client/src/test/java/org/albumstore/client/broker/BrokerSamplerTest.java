@@ -65,6 +65,20 @@ class BrokerSamplerTest {
   }
 
   @Test
+  void aReadingWithoutCountsDoesNotHideTheDepthJustBeforeIt() throws Exception {
+    // The management plugin between two collections: counts absent from the newest reading.
+    FakeProbe api = new FakeProbe("management-api", depth(7, 0), depth(-1, -1));
+    try (BrokerSampler s = BrokerSampler.start(List.of(api), Duration.ofMillis(5))) {
+      long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+      while (s.latest().depthKnown()) {
+        assertThat(System.nanoTime()).as("a reading without counts came").isLessThan(deadline);
+        Thread.sleep(5);
+      }
+      assertThat(s.latestDepth().depth()).isEqualTo(7);
+    }
+  }
+
+  @Test
   void noSourceMeansNotAvailableAndUnknownReadings() {
     try (BrokerSampler s =
         BrokerSampler.start(List.of(new FakeProbe("management-api")), Duration.ofSeconds(60))) {

@@ -63,8 +63,18 @@ class ObservabilityIT {
   private static final Path WORK =
       Path.of(System.getProperty("albumstore.it.workDir", "target")).toAbsolutePath();
 
-  /** What Grafana puts for {@code $__rate_interval}: here a minute covers the whole load. */
-  private static final String RATE_INTERVAL = "1m";
+  /**
+   * What Grafana puts for {@code $__rate_interval}: two minutes cover the whole load, its drain and
+   * its verification, however slow the machine.
+   */
+  private static final String RATE_INTERVAL = "2m";
+
+  /**
+   * The load's length: many scrape intervals (1 s), so that every counter the load moves is seen
+   * moving. A load bounded by iterations alone ends between two scrapes on a quiet machine, and a
+   * rate over a counter scraped only after it stopped is zero (a CI run's 20 queries of NaN).
+   */
+  private static final int LOAD_SECONDS = 10;
 
   private static final Duration START_TIMEOUT = Duration.ofSeconds(90);
   private static final Duration DATA_TIMEOUT = Duration.ofSeconds(45);
@@ -109,6 +119,7 @@ class ObservabilityIT {
     targets.put("rabbitmq", "127.0.0.1:" + brokerMetricsPort);
     startPrometheus(
         prometheusBinary, env, PrometheusConfig.write(dir.resolve("prometheus"), targets), dir);
+    awaitTargetsUp(targets.size());
     log.info("stack up: {}, {}, {}, node {}", server, consumer, prometheus, node.nodeName());
   }
 
@@ -175,6 +186,22 @@ class ObservabilityIT {
             env,
             dir.resolve("prometheus.log"));
     prometheus.awaitOk(prometheusUrl + "/-/ready", START_TIMEOUT);
+  }
+
+  /**
+   * Waits until Prometheus has scraped every target once: a load that ran before the first scrape
+   * would leave counters whose first sample is their last, and a rate of zero.
+   */
+  private static void awaitTargetsUp(int targets) throws Exception {
+    long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
+    JsonNode up = query("up == 1").path("data").path("result");
+    while (up.size() < targets) {
+      assertThat(System.nanoTime())
+          .as("Prometheus scraped all %d targets; up == 1 gives %s", targets, up)
+          .isLessThan(deadline);
+      Thread.sleep(500);
+      up = query("up == 1").path("data").path("result");
+    }
   }
 
   @AfterAll
@@ -260,8 +287,8 @@ class ObservabilityIT {
   }
 
   /**
-   * A short load of the client, its verification included, through the server's own port; once for
-   * the class (both tests query what it left).
+   * A load of {@link #LOAD_SECONDS} at a fixed rate, its verification included, through the
+   * server's own port; once for the class (every test looks at what it left).
    */
   private static synchronized void loadOnce() throws Exception {
     if (loaded) {
@@ -276,8 +303,12 @@ class ObservabilityIT {
             System.err,
             "--threads",
             "16",
+            "--rate",
+            "100",
+            "--duration",
+            Integer.toString(LOAD_SECONDS),
             "--iterations",
-            "25",
+            "200",
             "--url",
             serverUrl,
             "--queue",
@@ -295,6 +326,9 @@ class ObservabilityIT {
             WORK.resolve("client-runs/observability").toString());
     assertThat(r.exitCode()).as(out.toString(StandardCharsets.UTF_8)).isZero();
     assertThat(r.summary().verification().mismatches()).isZero();
+    assertThat(r.summary().wallSeconds())
+        .as("the load spans several scrapes")
+        .isGreaterThan(LOAD_SECONDS / 2.0);
   }
 
   /**

@@ -69,7 +69,7 @@ start_cluster() {
   rm -rf "$dir"; mkdir -p "$dir"; fifo="$dir/stdin"; mkfifo "$fifo"
   sleep 100000 >"$fifo" &
   holder=$!
-  java -Xmx128m -cp "$LOCAL_JAR" org.albumstore.embedded.RabbitClusterMain "$n" "$dir/nodes" \
+  java -Xmx128m -cp "$LOCAL_JAR" org.albumstore.embedded.cluster.RabbitClusterMain "$n" "$dir/nodes" \
     <"$fifo" >"$dir/out" 2>"$dir/log" &
   pid=$!
   for _ in $(seq 1 240); do

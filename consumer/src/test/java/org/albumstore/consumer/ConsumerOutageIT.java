@@ -10,7 +10,7 @@ import java.util.List;
 import org.albumstore.common.config.AmqpSettings;
 import org.albumstore.common.event.Vote;
 import org.albumstore.common.event.WriteBundle;
-import org.albumstore.common.testing.Bundles;
+import org.albumstore.embedded.testing.Bundles;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInfo;

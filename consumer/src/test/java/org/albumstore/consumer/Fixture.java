@@ -23,9 +23,9 @@ import org.albumstore.common.event.EventCodec;
 import org.albumstore.common.event.Review;
 import org.albumstore.common.event.Vote;
 import org.albumstore.common.event.WriteBundle;
-import org.albumstore.common.testing.Bundles;
-import org.albumstore.common.testing.TcpProxy;
-import org.albumstore.common.testing.TestServices;
+import org.albumstore.embedded.testing.Bundles;
+import org.albumstore.embedded.testing.TcpProxy;
+import org.albumstore.embedded.testing.TestServices;
 
 /**
  * One integration test's world: a queue of its own (declared, deleted on close), the shared test

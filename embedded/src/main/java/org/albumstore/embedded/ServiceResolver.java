@@ -7,6 +7,9 @@ import org.albumstore.common.config.AmqpSettings;
 import org.albumstore.common.config.CommonSettings;
 import org.albumstore.common.config.DatabaseSettings;
 import org.albumstore.common.config.Env;
+import org.albumstore.embedded.service.EmbeddedBroker;
+import org.albumstore.embedded.service.EmbeddedPostgres;
+import org.albumstore.embedded.service.PostgresAdmin;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

@@ -11,7 +11,7 @@ import org.albumstore.common.amqp.AmqpConnections;
 import org.albumstore.common.amqp.Topology;
 import org.albumstore.common.config.AmqpSettings;
 import org.albumstore.common.config.AmqpSettings.QueueType;
-import org.albumstore.common.testing.TestServices;
+import org.albumstore.embedded.testing.TestServices;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 

@@ -6,7 +6,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
-import org.albumstore.common.testing.TcpProxy;
+import org.albumstore.embedded.testing.TcpProxy;
 import org.albumstore.faults.harness.ApiClient;
 import org.albumstore.faults.harness.ApiClient.Reply;
 import org.albumstore.faults.harness.Bodies;

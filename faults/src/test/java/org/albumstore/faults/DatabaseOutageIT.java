@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
 import java.util.Map;
-import org.albumstore.common.testing.TcpProxy;
+import org.albumstore.embedded.testing.TcpProxy;
 import org.albumstore.faults.harness.ApiClient;
 import org.albumstore.faults.harness.Audit;
 import org.albumstore.faults.harness.ConsumerProcess;

@@ -14,7 +14,7 @@ import java.util.List;
 import java.util.Map;
 import org.albumstore.common.config.DatabaseSettings;
 import org.albumstore.common.db.Databases;
-import org.albumstore.common.testing.TestServices;
+import org.albumstore.embedded.testing.TestServices;
 import org.albumstore.faults.harness.ApiClient;
 import org.albumstore.faults.harness.ApiClient.Reply;
 import org.albumstore.faults.harness.Bodies;

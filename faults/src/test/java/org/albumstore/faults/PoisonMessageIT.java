@@ -18,7 +18,7 @@ import org.albumstore.common.event.EventCodec;
 import org.albumstore.common.event.Review;
 import org.albumstore.common.event.Vote;
 import org.albumstore.common.event.WriteBundle;
-import org.albumstore.common.testing.Bundles;
+import org.albumstore.embedded.testing.Bundles;
 import org.albumstore.faults.harness.ApiClient;
 import org.albumstore.faults.harness.Finish;
 import org.albumstore.faults.harness.LoadChecks;

@@ -12,10 +12,10 @@ import java.util.Map;
 import org.albumstore.common.config.CommonSettings;
 import org.albumstore.common.config.DatabaseSettings;
 import org.albumstore.common.config.Env;
-import org.albumstore.common.testing.ExternalTools;
-import org.albumstore.common.testing.TestServices;
-import org.albumstore.embedded.HaProxy;
-import org.albumstore.embedded.RabbitCluster;
+import org.albumstore.embedded.cluster.HaProxy;
+import org.albumstore.embedded.cluster.RabbitCluster;
+import org.albumstore.embedded.testing.ExternalTools;
+import org.albumstore.embedded.testing.TestServices;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

@@ -12,7 +12,7 @@ import java.util.UUID;
 import org.albumstore.common.config.AmqpSettings;
 import org.albumstore.common.config.CommonSettings;
 import org.albumstore.common.config.Env;
-import org.albumstore.common.testing.TestServices;
+import org.albumstore.embedded.testing.TestServices;
 import org.albumstore.server.web.NoopServlet;
 import org.junit.jupiter.api.Test;
 

@@ -11,7 +11,7 @@ import org.albumstore.common.amqp.Topology;
 import org.albumstore.common.config.AmqpSettings;
 import org.albumstore.common.config.CommonSettings;
 import org.albumstore.common.config.Env;
-import org.albumstore.common.testing.TestServices;
+import org.albumstore.embedded.testing.TestServices;
 import org.junit.jupiter.api.Test;
 
 /** Whenever the broker cannot confirm, a write is 503 with Retry-After: never a 200. */

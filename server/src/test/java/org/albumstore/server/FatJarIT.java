@@ -11,7 +11,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.albumstore.common.config.AmqpSettings;
 import org.albumstore.common.config.DatabaseSettings;
-import org.albumstore.common.testing.TestServices;
+import org.albumstore.embedded.testing.TestServices;
 import org.junit.jupiter.api.Test;
 
 /** {@code java -jar albumstore-server.jar} serves the API and exits cleanly on SIGTERM. */

@@ -14,7 +14,7 @@ import java.util.concurrent.TimeUnit;
 import org.albumstore.common.config.AmqpSettings;
 import org.albumstore.common.config.CommonSettings;
 import org.albumstore.common.config.Env;
-import org.albumstore.common.testing.TestServices;
+import org.albumstore.embedded.testing.TestServices;
 import org.junit.jupiter.api.Test;
 
 /**

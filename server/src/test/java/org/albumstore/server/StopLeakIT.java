@@ -23,7 +23,7 @@ import org.albumstore.common.config.AmqpSettings;
 import org.albumstore.common.config.CommonSettings;
 import org.albumstore.common.config.DatabaseSettings;
 import org.albumstore.common.config.Env;
-import org.albumstore.common.testing.TestServices;
+import org.albumstore.embedded.testing.TestServices;
 import org.apache.catalina.LifecycleState;
 import org.apache.catalina.connector.Connector;
 import org.apache.catalina.core.StandardContext;

@@ -9,7 +9,7 @@ import java.util.Map;
 import java.util.stream.Stream;
 import java.util.zip.ZipFile;
 import org.albumstore.common.config.AmqpSettings;
-import org.albumstore.common.testing.TestServices;
+import org.albumstore.embedded.testing.TestServices;
 import org.apache.catalina.Context;
 import org.apache.catalina.LifecycleState;
 import org.apache.catalina.connector.Connector;

@@ -7,7 +7,7 @@ import java.nio.file.Path;
 import java.util.Comparator;
 import java.util.stream.Stream;
 import org.albumstore.common.config.AmqpSettings;
-import org.albumstore.common.testing.TestServices;
+import org.albumstore.embedded.testing.TestServices;
 import org.albumstore.server.metrics.MetricsPort;
 import org.albumstore.server.web.ErrorMessages;
 import org.apache.catalina.Context;

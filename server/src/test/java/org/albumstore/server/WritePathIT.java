@@ -26,7 +26,7 @@ import org.albumstore.common.event.NewAlbum;
 import org.albumstore.common.event.Review;
 import org.albumstore.common.event.Vote;
 import org.albumstore.common.event.WriteBundle;
-import org.albumstore.common.testing.TestServices;
+import org.albumstore.embedded.testing.TestServices;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;

@@ -13,7 +13,7 @@ import org.albumstore.common.event.NewAlbum;
 import org.albumstore.common.event.Review;
 import org.albumstore.common.event.Vote;
 import org.albumstore.common.event.WriteBundle;
-import org.albumstore.common.testing.Bundles;
+import org.albumstore.embedded.testing.Bundles;
 import org.junit.jupiter.api.Test;
 
 class AggregateTest {

@@ -5,7 +5,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.albumstore.common.config.AmqpSettings;
 import org.albumstore.common.config.DatabaseSettings;
-import org.albumstore.common.testing.TcpProxy;
+import org.albumstore.embedded.testing.TcpProxy;
 
 /**
  * Where the broker and the database listen, and the same settings pointed at a {@link TcpProxy}

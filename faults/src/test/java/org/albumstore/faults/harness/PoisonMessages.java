@@ -12,7 +12,7 @@ import org.albumstore.common.event.NewAlbum;
 import org.albumstore.common.event.Review;
 import org.albumstore.common.event.Vote;
 import org.albumstore.common.event.WriteBundle;
-import org.albumstore.common.testing.Bundles;
+import org.albumstore.embedded.testing.Bundles;
 
 /**
  * Bodies that can never be applied, by kind: undecodable, of an unknown version, or decodable with

@@ -10,8 +10,8 @@ import org.albumstore.common.config.AmqpSettings;
 import org.albumstore.common.config.CommonSettings;
 import org.albumstore.common.config.DatabaseSettings;
 import org.albumstore.common.config.Env;
-import org.albumstore.common.testing.TcpProxy;
-import org.albumstore.common.testing.TestServices;
+import org.albumstore.embedded.testing.TcpProxy;
+import org.albumstore.embedded.testing.TestServices;
 import org.albumstore.server.AlbumStoreServer;
 
 /**

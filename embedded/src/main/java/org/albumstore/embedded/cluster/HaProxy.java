@@ -1,0 +1,267 @@
+package org.albumstore.embedded.cluster;
+
+import java.io.File;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * HAProxy from the machine's packages, run as this program's own child process with a generated
+ * configuration (never the system service): the stand-ins for an ALB in front of the servers and
+ * for Amazon MQ's one cluster endpoint in front of the broker nodes.
+ *
+ * <ul>
+ *   <li>HTTP ({@code mode http}): {@code balance leastconn}, the ALB's "least outstanding
+ *       requests"; each server checked every second on {@code /albumstore/health}, out after two
+ *       failures, so that a draining server (503) leaves the rotation within about two seconds;
+ *       {@code retries} with {@code option redispatch} send a request whose connection could not be
+ *       made to another server (a killed server refuses connections; nothing was sent yet). When
+ *       every server fails its check at once (a broker node restarting under both servers' broker
+ *       connections), it fails open as the ALB does: each server is listed a second time as an
+ *       unchecked {@code backup}, used only while no checked one is up ({@code option allbackups}),
+ *       so requests still reach the servers and get their own answer (a 503 with {@code
+ *       Retry-After} while the broker is away) instead of the balancer's bare 503.
+ *   <li>AMQP ({@code mode tcp}): each node checked by a TCP connect every second; the sessions of a
+ *       node marked down are cut ({@code on-marked-down shutdown-sessions}) so that clients
+ *       reconnect through the proxy to a live node instead of waiting for a heartbeat timeout.
+ *   <li>Stats ({@code mode http}, loopback only): HAProxy's own view of every server, read by
+ *       {@link #awaitServersUp} so that a caller waits for the rotation itself, not a fixed time.
+ * </ul>
+ */
+public final class HaProxy implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(HaProxy.class);
+
+  /** Where Debian installs it, besides the {@code PATH} (often without /usr/sbin). */
+  private static final List<Path> KNOWN = List.of(Path.of("/usr/sbin/haproxy"));
+
+  private static final Duration START_LIMIT = Duration.ofSeconds(10);
+
+  /** The HTTP backend's name in the configuration and in the stats. */
+  static final String SERVERS_BACKEND = "albumstore_servers";
+
+  /** The suffix of each server's unchecked twin (the fail-open backup). */
+  static final String FAIL_OPEN = "-fail-open";
+
+  private final Process process;
+  private final int httpPort;
+  private final int amqpPort;
+  private final int statsPort;
+  private final HttpClient http = HttpClient.newHttpClient();
+
+  private HaProxy(Process process, int httpPort, int amqpPort, int statsPort) {
+    this.process = process;
+    this.httpPort = httpPort;
+    this.amqpPort = amqpPort;
+    this.statsPort = statsPort;
+  }
+
+  /** The {@code haproxy} executable, or empty when it is not installed. */
+  public static Optional<Path> executable() {
+    List<Path> candidates = new ArrayList<>();
+    for (String p : System.getenv().getOrDefault("PATH", "").split(File.pathSeparator)) {
+      if (!p.isBlank()) {
+        candidates.add(Path.of(p, "haproxy"));
+      }
+    }
+    candidates.addAll(KNOWN);
+    return candidates.stream().filter(Files::isExecutable).findFirst();
+  }
+
+  /**
+   * Writes {@code dir/haproxy.cfg} and starts HAProxy in the foreground with it; returns once both
+   * frontends accept connections.
+   *
+   * @param serverPorts the HTTP ports of the server instances
+   * @param brokerPorts the AMQP ports of the broker nodes
+   */
+  public static HaProxy start(Path dir, List<Integer> serverPorts, List<Integer> brokerPorts)
+      throws IOException, InterruptedException {
+    Path haproxy =
+        executable()
+            .orElseThrow(
+                () ->
+                    new IllegalStateException(
+                        "HAProxy is not installed; install it (Debian/Ubuntu: apt-get install"
+                            + " haproxy; macOS: brew install haproxy)"));
+    Files.createDirectories(dir);
+    int httpPort = freePort();
+    int amqpPort = freePort();
+    int statsPort = freePort();
+    Path cfg = dir.resolve("haproxy.cfg");
+    Files.writeString(cfg, config(httpPort, amqpPort, statsPort, serverPorts, brokerPorts));
+    Process p =
+        new ProcessBuilder(haproxy.toString(), "-db", "-f", cfg.toString())
+            .redirectErrorStream(true)
+            .redirectOutput(dir.resolve("haproxy.log").toFile())
+            .start();
+    HaProxy proxy = new HaProxy(p, httpPort, amqpPort, statsPort);
+    try {
+      proxy.awaitListening(dir);
+    } catch (IOException | RuntimeException | InterruptedException e) {
+      proxy.close();
+      throw e;
+    }
+    log.info("HAProxy (pid {}) on http {} and amqp {}", p.pid(), httpPort, amqpPort);
+    return proxy;
+  }
+
+  public static String config(
+      int httpPort,
+      int amqpPort,
+      int statsPort,
+      List<Integer> serverPorts,
+      List<Integer> brokerPorts) {
+    StringBuilder c = new StringBuilder();
+    c.append("global\n  maxconn 8192\n\n");
+    c.append("defaults\n  timeout connect 2s\n  timeout check 2s\n  retries 3\n\n");
+    c.append("frontend albumstore_http\n  mode http\n  bind 127.0.0.1:")
+        .append(httpPort)
+        .append("\n  timeout client 60s\n  default_backend " + SERVERS_BACKEND + "\n\n");
+    c.append("backend " + SERVERS_BACKEND + "\n  mode http\n  balance leastconn\n")
+        .append("  option redispatch\n  option allbackups\n  timeout server 60s\n")
+        .append("  option httpchk GET /albumstore/health\n  http-check expect status 200\n");
+    for (int i = 0; i < serverPorts.size(); i++) {
+      String address = " 127.0.0.1:" + serverPorts.get(i);
+      c.append("  server server-").append(i + 1).append(address);
+      c.append(" check inter 1s fall 2 rise 2\n");
+      c.append("  server server-").append(i + 1).append(FAIL_OPEN).append(address);
+      c.append(" backup\n");
+    }
+    // AMQP connections live for hours and carry their own heartbeats (30 s): no idle timeout.
+    c.append("\nfrontend albumstore_amqp\n  mode tcp\n  bind 127.0.0.1:")
+        .append(amqpPort)
+        .append("\n  timeout client 3h\n  default_backend albumstore_brokers\n\n");
+    c.append("backend albumstore_brokers\n  mode tcp\n  balance leastconn\n  timeout server 3h\n");
+    for (int i = 0; i < brokerPorts.size(); i++) {
+      c.append("  server broker-")
+          .append(i + 1)
+          .append(" 127.0.0.1:")
+          .append(brokerPorts.get(i))
+          .append(" check inter 1s fall 2 rise 2 on-marked-down shutdown-sessions\n");
+    }
+    c.append("\nfrontend stats\n  mode http\n  bind 127.0.0.1:")
+        .append(statsPort)
+        .append("\n  timeout client 10s\n  stats enable\n  stats uri /stats\n");
+    return c.toString();
+  }
+
+  private void awaitListening(Path dir) throws IOException, InterruptedException {
+    long deadline = System.nanoTime() + START_LIMIT.toNanos();
+    while (!(accepts(httpPort) && accepts(amqpPort) && accepts(statsPort))) {
+      if (!process.isAlive() || System.nanoTime() > deadline) {
+        throw new IllegalStateException(
+            "HAProxy did not start: "
+                + Files.readString(dir.resolve("haproxy.log"), StandardCharsets.UTF_8).strip());
+      }
+      Thread.sleep(50);
+    }
+  }
+
+  private static boolean accepts(int port) {
+    try (Socket s = new Socket(InetAddress.getLoopbackAddress(), port)) {
+      return true;
+    } catch (IOException e) {
+      return false;
+    }
+  }
+
+  private static int freePort() throws IOException {
+    try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      return s.getLocalPort();
+    }
+  }
+
+  public int httpPort() {
+    return httpPort;
+  }
+
+  public int amqpPort() {
+    return amqpPort;
+  }
+
+  public long pid() {
+    return process.pid();
+  }
+
+  /**
+   * HAProxy's status of every server of the HTTP backend, by name ({@code server-1}: {@code UP},
+   * {@code DOWN}, {@code UP 1/2} while rising, ...), from its CSV stats.
+   */
+  public Map<String, String> serverStates() throws IOException, InterruptedException {
+    HttpRequest get =
+        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + statsPort + "/stats;csv"))
+            .timeout(Duration.ofSeconds(5))
+            .build();
+    List<String> lines =
+        http.send(get, HttpResponse.BodyHandlers.ofString()).body().lines().toList();
+    List<String> header = List.of(lines.get(0).replaceFirst("^# ", "").split(",", -1));
+    int proxy = header.indexOf("pxname");
+    int server = header.indexOf("svname");
+    int status = header.indexOf("status");
+    Map<String, String> states = new LinkedHashMap<>();
+    for (String line : lines.subList(1, lines.size())) {
+      String[] f = line.split(",", -1);
+      if (f.length > status
+          && f[proxy].equals(SERVERS_BACKEND)
+          && f[server].startsWith("server-")) {
+        states.put(f[server], f[status]);
+      }
+    }
+    return states;
+  }
+
+  /**
+   * Returns once HAProxy has every checked server of the HTTP backend in its rotation ({@code UP}:
+   * its health check passed {@code rise} times), not just once they answer: what a request sent to
+   * the balancer meets.
+   *
+   * @throws IllegalStateException with the states seen, when that takes longer than {@code limit}
+   */
+  public void awaitServersUp(Duration limit) throws IOException, InterruptedException {
+    long deadline = System.nanoTime() + limit.toNanos();
+    Map<String, String> states = serverStates();
+    while (!allCheckedUp(states)) {
+      if (System.nanoTime() > deadline) {
+        throw new IllegalStateException(
+            "HAProxy's servers not all UP within " + limit + ": " + states);
+      }
+      Thread.sleep(100);
+      states = serverStates();
+    }
+  }
+
+  private static boolean allCheckedUp(Map<String, String> states) {
+    List<String> checked =
+        states.entrySet().stream()
+            .filter(e -> !e.getKey().endsWith(FAIL_OPEN))
+            .map(Map.Entry::getValue)
+            .toList();
+    return !checked.isEmpty() && checked.stream().allMatch("UP"::equals);
+  }
+
+  /** Stops HAProxy by its PID (SIGTERM, then SIGKILL after 5 s). */
+  @Override
+  public void close() throws InterruptedException {
+    process.destroy();
+    if (!process.waitFor(5, TimeUnit.SECONDS)) {
+      process.destroyForcibly().waitFor(5, TimeUnit.SECONDS);
+    }
+  }
+}

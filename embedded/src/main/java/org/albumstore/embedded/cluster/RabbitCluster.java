@@ -1,0 +1,307 @@
+package org.albumstore.embedded.cluster;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A RabbitMQ cluster of {@link RabbitNode}s of the installed RabbitMQ on loopback: the local
+ * stand-in for Amazon MQ's cluster deployment (three nodes, quorum queues). The machine's own node
+ * ({@code rabbit@localhost}) never joins: every node has a name unique to this run, its own ports,
+ * files and a cookie shared only within the cluster.
+ *
+ * <p>How it forms: each node starts on its own, then every node after the first runs {@code
+ * stop_app}, {@code join_cluster FIRST}, {@code start_app} (RabbitMQ's clustering guide's manual
+ * way; peer discovery would need every node's name in every config before any starts).
+ *
+ * <p>Partition handling is {@code pause_minority}, as Amazon MQ sets it for its cluster brokers: a
+ * node that finds itself in the minority stops serving rather than accepting writes that the
+ * majority will never see.
+ *
+ * <p>Each node's outgoing distribution connections leave from a loopback address of its own, so
+ * that {@link #isolate} can cut exactly this cluster's links with {@link Partition}; the nodes
+ * still listen on 127.0.0.1, where their {@code @localhost} names and {@code rabbitmqctl} reach
+ * them.
+ */
+public final class RabbitCluster implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(RabbitCluster.class);
+
+  /** Amazon MQ's partition handling for RabbitMQ cluster deployments. */
+  public static final String PARTITION_HANDLING = "pause_minority";
+
+  /**
+   * Seconds without any traffic after which a node counts a peer as down (Erlang's {@code
+   * net_ticktime}, 60 by default): a silent partition ({@link Partition}) is noticed after 0.75 to
+   * 1.25 times this. A crash or a stop is noticed at once either way (the connection closes).
+   */
+  public static final int NET_TICKTIME_SECONDS = 10;
+
+  private final String name;
+  private final List<RabbitNode> nodes;
+  private final List<Integer> amqpPorts;
+  private final List<String> sourceAddresses;
+
+  /** The first node's management API port, or 0 without one. */
+  private final int managementPort;
+
+  private RabbitCluster(
+      String name,
+      List<RabbitNode> nodes,
+      List<Integer> amqpPorts,
+      List<String> sourceAddresses,
+      int managementPort) {
+    this.name = name;
+    this.managementPort = managementPort;
+    this.nodes = new java.util.concurrent.CopyOnWriteArrayList<>(nodes);
+    this.amqpPorts = List.copyOf(amqpPorts);
+    this.sourceAddresses = List.copyOf(sourceAddresses);
+  }
+
+  /** True when RabbitMQ is installed here (its server and its control tool). */
+  public static boolean installed() {
+    return RabbitNode.installation().isPresent();
+  }
+
+  /**
+   * Starts {@code size} nodes named {@code prefix-1@localhost} ... under {@code dir} and clusters
+   * them.
+   *
+   * @throws IllegalStateException when RabbitMQ is not installed or a node does not start or join
+   */
+  public static RabbitCluster start(String prefix, int size, Path dir)
+      throws IOException, InterruptedException {
+    return start(prefix, size, dir, false);
+  }
+
+  /**
+   * As {@link #start(String, int, Path)}; with {@code managementApi}, the first node also serves
+   * RabbitMQ's management API on a free loopback port ({@link #managementApi()}): the cluster's
+   * queues and rates, as Amazon MQ's console has them.
+   */
+  public static RabbitCluster start(String prefix, int size, Path dir, boolean managementApi)
+      throws IOException, InterruptedException {
+    if (size < 1) {
+      throw new IllegalArgumentException("a cluster needs at least one node, not " + size);
+    }
+    String cookie = "albumstore-cluster-" + UUID.randomUUID();
+    List<RabbitNode> nodes = new ArrayList<>();
+    List<Integer> ports = new ArrayList<>();
+    // 127.0.0.0/8 is all loopback: node i's links leave from 127.0.<net>.(11+i), a /24 picked at
+    // random per cluster (not 127.0.0.x, where the machine's own services live).
+    int net = 1 + java.util.concurrent.ThreadLocalRandom.current().nextInt(254);
+    List<String> sources = new ArrayList<>();
+    int managementPort = managementApi ? RabbitNode.freePort() : 0;
+    try {
+      for (int i = 1; i <= size; i++) {
+        int port = RabbitNode.freePort();
+        String source = "127.0." + net + "." + (10 + i);
+        RabbitNode.Builder builder = RabbitNode.builder(prefix + "-" + i, dir.resolve("node-" + i));
+        if (i == 1 && managementPort > 0) {
+          builder
+              .plugins("rabbitmq_management")
+              .config("management.tcp.ip = 127.0.0.1", "management.tcp.port = " + managementPort);
+        } else if (managementPort > 0) {
+          // A queue's figures come from its leader's node: every node needs the agent.
+          builder.plugins("rabbitmq_management_agent");
+        }
+        RabbitNode node =
+            builder
+                .cookie(cookie)
+                .distSourceAddress(source)
+                .config(
+                    "listeners.tcp.default = 127.0.0.1:" + port,
+                    "cluster_partition_handling = " + PARTITION_HANDLING,
+                    "net_ticktime = " + NET_TICKTIME_SECONDS,
+                    // The machine is shared: no disk alarm because other runs fill the disk.
+                    "disk_free_limit.absolute = 50MB",
+                    // Queue counts in the management API within a second of a queue's start (5 s
+                    // by default): a cluster here lives for one short run, and its report reads
+                    // the queue's depth at the end of the load.
+                    "collect_statistics_interval = 1000")
+                .start();
+        nodes.add(node);
+        ports.add(port);
+        sources.add(source);
+        if (i > 1) {
+          node.ctl("stop_app");
+          node.ctl("join_cluster", nodes.get(0).nodeName());
+          node.ctl("start_app");
+        }
+      }
+      RabbitCluster cluster = new RabbitCluster(prefix, nodes, ports, sources, managementPort);
+      log.info("RabbitMQ cluster of {} node(s) on ports {}", size, ports);
+      return cluster;
+    } catch (IOException | RuntimeException | InterruptedException e) {
+      for (RabbitNode n : nodes) {
+        closeQuietly(n);
+      }
+      throw e;
+    }
+  }
+
+  /** The management API's base URL ({@code http://127.0.0.1:PORT}), when started with one. */
+  public Optional<String> managementApi() {
+    return managementPort > 0
+        ? Optional.of("http://127.0.0.1:" + managementPort)
+        : Optional.empty();
+  }
+
+  public List<RabbitNode> nodes() {
+    return List.copyOf(nodes);
+  }
+
+  /** The node named {@code nodeName} (e.g. a queue's leader). */
+  public int indexOf(String nodeName) {
+    for (int i = 0; i < nodes.size(); i++) {
+      if (nodes.get(i).nodeName().equals(nodeName)) {
+        return i;
+      }
+    }
+    throw new IllegalArgumentException("no node " + nodeName + " in this cluster");
+  }
+
+  /** {@code kill -9} of node {@code i}: a crash, no clean leave. */
+  public void kill(int i) throws InterruptedException {
+    nodes.get(i).kill();
+  }
+
+  /** Stops node {@code i} cleanly ({@code rabbitmqctl stop}), as a maintenance restart does. */
+  public void stop(int i) throws IOException, InterruptedException {
+    nodes.get(i).close();
+  }
+
+  /** Starts node {@code i} again after a kill or stop; it rejoins with its data. */
+  public void restart(int i) throws IOException, InterruptedException {
+    nodes.set(i, nodes.get(i).restart());
+  }
+
+  /**
+   * Cuts node {@code i} off from every other node (a silent partition, see {@link Partition}) until
+   * the returned partition is closed. With {@value #PARTITION_HANDLING} the isolated node pauses
+   * itself once it sees the others down (after about {@value #NET_TICKTIME_SECONDS} s); the others
+   * carry on.
+   *
+   * @throws IllegalStateException when iptables is missing; call {@link Partition#unavailable}
+   *     first
+   */
+  public Partition isolate(int i) throws IOException, InterruptedException {
+    Partition p = Partition.create(name);
+    try {
+      RabbitNode alone = nodes.get(i);
+      for (int j = 0; j < nodes.size(); j++) {
+        if (j != i) {
+          p.cut(sourceAddress(i), alone.distPort(), sourceAddress(j), nodes.get(j).distPort());
+        }
+      }
+    } catch (IOException | RuntimeException | InterruptedException e) {
+      p.close();
+      throw e;
+    }
+    log.info("node {} isolated from the others: {}", nodes.get(i).nodeName(), p.activeRules());
+    return p;
+  }
+
+  /** The loopback address node {@code i}'s distribution connections leave from. */
+  public String sourceAddress(int i) {
+    return sourceAddresses.get(i);
+  }
+
+  /** The nodes that node {@code i} sees running (its {@code cluster_status}), by name. */
+  public List<String> runningNodesSeenBy(int i) throws IOException, InterruptedException {
+    String out = nodes.get(i).ctl("eval", "rabbit_nodes:all_running().");
+    return Stream.of(out.replaceAll("[\\[\\]'\\s]", "").split(","))
+        .filter(n -> !n.isBlank())
+        .toList();
+  }
+
+  /** The AMQP port of node {@code i} (0-based). */
+  public int amqpPort(int i) {
+    return amqpPorts.get(i);
+  }
+
+  public List<Integer> amqpPorts() {
+    return amqpPorts;
+  }
+
+  /** {@code 127.0.0.1:p1,127.0.0.1:p2,...}: the value of ALBUMSTORE_AMQP_ADDRESSES. */
+  public String addresses() {
+    return amqpPorts.stream().map(p -> "127.0.0.1:" + p).collect(Collectors.joining(","));
+  }
+
+  /** The URI of node {@code i} with the stock credentials (loopback only, as the guest user). */
+  public String uri(int i) {
+    return "amqp://guest:guest@127.0.0.1:" + amqpPort(i) + "/%2F";
+  }
+
+  /**
+   * The node that leads quorum queue {@code queue}, asked of any running node, or empty when none
+   * answers or the queue has no leader now.
+   */
+  public Optional<String> leaderOf(String queue) {
+    for (RabbitNode n : nodes) {
+      try {
+        String out = n.ctl("list_queues", "-q", "--no-table-headers", "name", "leader");
+        for (String line : out.split("\\R")) {
+          String[] f = line.trim().split("\\s+");
+          if (f.length == 2 && f[0].equals(queue)) {
+            return Optional.of(f[1]);
+          }
+        }
+        return Optional.empty();
+      } catch (IOException e) {
+        log.debug("{} cannot list queues: {}", n.nodeName(), e.getMessage());
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return Optional.empty();
+      }
+    }
+    return Optional.empty();
+  }
+
+  /** The members of quorum queue {@code queue} as the first answering node sees them. */
+  public List<String> membersOf(String queue) throws IOException, InterruptedException {
+    IOException last = null;
+    for (RabbitNode n : nodes) {
+      try {
+        String out = n.ctl("list_queues", "-q", "--no-table-headers", "name", "members");
+        for (String line : out.split("\\R")) {
+          String t = line.trim();
+          if (t.startsWith(queue + " ") || t.startsWith(queue + "\t")) {
+            String list = t.substring(queue.length()).trim();
+            return List.of(list.replaceAll("[\\[\\]']", "").split("\\s*,\\s*"));
+          }
+        }
+        return List.of();
+      } catch (IOException e) {
+        last = e;
+      }
+    }
+    throw last != null ? last : new IOException("no node");
+  }
+
+  /** Stops every node, the last joined first; bounded by each node's own stop. */
+  @Override
+  public void close() {
+    for (int i = nodes.size() - 1; i >= 0; i--) {
+      closeQuietly(nodes.get(i));
+    }
+  }
+
+  private static void closeQuietly(RabbitNode n) {
+    try {
+      n.close();
+    } catch (IOException | InterruptedException | RuntimeException e) {
+      if (e instanceof InterruptedException) {
+        Thread.currentThread().interrupt();
+      }
+      log.warn("could not stop RabbitMQ node {}: {}", n.nodeName(), e.toString());
+    }
+  }
+}

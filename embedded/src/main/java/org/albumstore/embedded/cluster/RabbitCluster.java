@@ -111,21 +111,7 @@ public final class RabbitCluster implements AutoCloseable {
           // A queue's figures come from its leader's node: every node needs the agent.
           builder.plugins("rabbitmq_management_agent");
         }
-        RabbitNode node =
-            builder
-                .cookie(cookie)
-                .distSourceAddress(source)
-                .config(
-                    "listeners.tcp.default = 127.0.0.1:" + port,
-                    "cluster_partition_handling = " + PARTITION_HANDLING,
-                    "net_ticktime = " + NET_TICKTIME_SECONDS,
-                    // The machine is shared: no disk alarm because other runs fill the disk.
-                    "disk_free_limit.absolute = 50MB",
-                    // Queue counts in the management API within a second of a queue's start (5 s
-                    // by default): a cluster here lives for one short run, and its report reads
-                    // the queue's depth at the end of the load.
-                    "collect_statistics_interval = 1000")
-                .start();
+        RabbitNode node = startMember(builder, cookie, source, port);
         nodes.add(node);
         ports.add(port);
         sources.add(source);
@@ -144,6 +130,26 @@ public final class RabbitCluster implements AutoCloseable {
       }
       throw e;
     }
+  }
+
+  /** One member: the cluster's cookie, its own source address and AMQP port, the shared config. */
+  private static RabbitNode startMember(
+      RabbitNode.Builder builder, String cookie, String source, int port)
+      throws IOException, InterruptedException {
+    return builder
+        .cookie(cookie)
+        .distSourceAddress(source)
+        .config(
+            "listeners.tcp.default = 127.0.0.1:" + port,
+            "cluster_partition_handling = " + PARTITION_HANDLING,
+            "net_ticktime = " + NET_TICKTIME_SECONDS,
+            // The machine is shared: no disk alarm because other runs fill the disk.
+            "disk_free_limit.absolute = 50MB",
+            // Queue counts in the management API within a second of a queue's start (5 s
+            // by default): a cluster here lives for one short run, and its report reads
+            // the queue's depth at the end of the load.
+            "collect_statistics_interval = 1000")
+        .start();
   }
 
   /** The management API's base URL ({@code http://127.0.0.1:PORT}), when started with one. */

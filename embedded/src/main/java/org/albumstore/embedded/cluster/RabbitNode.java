@@ -196,6 +196,32 @@ public final class RabbitNode implements AutoCloseable {
       Path installation =
           installation().orElseThrow(() -> new IllegalStateException("RabbitMQ is not installed"));
       String nodeName = name.contains("@") ? name : name + "@localhost";
+      Map<String, String> env = writeFiles(nodeName);
+      int port = distPort > 0 ? distPort : freePort();
+      long t0 = System.nanoTime();
+      Process process = processBuilder(installation, env, port).start();
+      RabbitNode node =
+          new RabbitNode(nodeName, dir, installation, Map.copyOf(env), process, this, port);
+      Runtime.getRuntime().addShutdownHook(node.stopAtExit);
+      try {
+        node.awaitStartup(startTimeout);
+      } catch (IOException | RuntimeException | InterruptedException e) {
+        node.close();
+        throw e;
+      }
+      log.info(
+          "RabbitMQ node {} started in {} ms (files in {})",
+          nodeName,
+          Duration.ofNanos(System.nanoTime() - t0).toMillis(),
+          dir);
+      return node;
+    }
+
+    /**
+     * Writes the node's cookie, configuration, plugins and an empty env file under {@link #dir};
+     * returns the variables that point the start script at them.
+     */
+    private Map<String, String> writeFiles(String nodeName) throws IOException {
       Files.createDirectories(dir);
       Path home = Files.createDirectories(dir.resolve("home"));
       Path cookieFile = home.resolve(".erlang.cookie");
@@ -228,14 +254,17 @@ public final class RabbitNode implements AutoCloseable {
       env.put("RABBITMQ_LOG_BASE", dir.resolve("log").toString());
       env.put("RABBITMQ_PID_FILE", dir.resolve(PID_FILE).toString());
       env.put("ERL_EPMD_ADDRESS", "127.0.0.1");
+      return env;
+    }
 
+    /** The start script with only {@code env} (and the distribution settings) of RabbitMQ's own. */
+    private ProcessBuilder processBuilder(Path installation, Map<String, String> env, int port) {
       ProcessBuilder pb =
           new ProcessBuilder(installation.resolve("rabbitmq-server").toString())
               .directory(dir.toFile())
               .redirectErrorStream(true)
               .redirectOutput(dir.resolve("server.out").toFile());
       clean(pb.environment()).putAll(env);
-      int port = distPort > 0 ? distPort : freePort();
       pb.environment().put("RABBITMQ_DIST_PORT", Integer.toString(port));
       // The listener stays on 127.0.0.1 (where "localhost" in the node's name resolves, for the
       // other nodes and the command line tools alike); only outgoing links get their own source.
@@ -248,23 +277,7 @@ public final class RabbitNode implements AutoCloseable {
       }
       // The start script runs with globbing off (set -f): the brackets reach erl as they are.
       pb.environment().put("RABBITMQ_SERVER_ADDITIONAL_ERL_ARGS", erlArgs);
-      long t0 = System.nanoTime();
-      Process process = pb.start();
-      RabbitNode node =
-          new RabbitNode(nodeName, dir, installation, Map.copyOf(env), process, this, port);
-      Runtime.getRuntime().addShutdownHook(node.stopAtExit);
-      try {
-        node.awaitStartup(startTimeout);
-      } catch (IOException | RuntimeException | InterruptedException e) {
-        node.close();
-        throw e;
-      }
-      log.info(
-          "RabbitMQ node {} started in {} ms (files in {})",
-          nodeName,
-          Duration.ofNanos(System.nanoTime() - t0).toMillis(),
-          dir);
-      return node;
+      return pb;
     }
   }
 

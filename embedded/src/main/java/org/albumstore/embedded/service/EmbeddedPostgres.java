@@ -88,23 +88,7 @@ public final class EmbeddedPostgres implements AutoCloseable {
     }
     io.zonky.test.db.postgres.embedded.EmbeddedPostgres server;
     try {
-      io.zonky.test.db.postgres.embedded.EmbeddedPostgres.Builder builder =
-          io.zonky.test.db.postgres.embedded.EmbeddedPostgres.builder();
-      serverConfig.forEach(builder::setServerConfig);
-      server =
-          builder
-              .setPgBinaryResolver(new PostgresPlatform.BundledBinaries(archive))
-              .setCleanDataDirectory(true)
-              .setRegisterShutdownHook(false)
-              .setServerConfig("listen_addresses", "127.0.0.1")
-              .setServerConfig("synchronous_commit", "on")
-              .setServerConfig("fsync", "on") // zonky passes -F (fsync off); this comes after it
-              .setPGStartupWait(Duration.ofSeconds(60))
-              // initdb and postgres print ~40 lines per start: they go to a file instead of the
-              // log, and into the exception if the start fails.
-              .setOutputRedirector(ProcessBuilder.Redirect.appendTo(serverLog.toFile()))
-              .setErrorRedirector(ProcessBuilder.Redirect.appendTo(serverLog.toFile()))
-              .start();
+      server = startServer(archive, serverConfig, serverLog);
     } catch (IOException | RuntimeException e) {
       IllegalStateException failure =
           new IllegalStateException(
@@ -112,6 +96,36 @@ public final class EmbeddedPostgres implements AutoCloseable {
       deleteLog(serverLog, failure);
       throw failure;
     }
+    return prepare(server, serverLog, t0);
+  }
+
+  /** zonky's server from {@code archive}, durable, on loopback, its output in {@code serverLog}. */
+  private static io.zonky.test.db.postgres.embedded.EmbeddedPostgres startServer(
+      String archive, Map<String, String> serverConfig, Path serverLog) throws IOException {
+    io.zonky.test.db.postgres.embedded.EmbeddedPostgres.Builder builder =
+        io.zonky.test.db.postgres.embedded.EmbeddedPostgres.builder();
+    serverConfig.forEach(builder::setServerConfig);
+    return builder
+        .setPgBinaryResolver(new PostgresPlatform.BundledBinaries(archive))
+        .setCleanDataDirectory(true)
+        .setRegisterShutdownHook(false)
+        .setServerConfig("listen_addresses", "127.0.0.1")
+        .setServerConfig("synchronous_commit", "on")
+        .setServerConfig("fsync", "on") // zonky passes -F (fsync off); this comes after it
+        .setPGStartupWait(Duration.ofSeconds(60))
+        // initdb and postgres print ~40 lines per start: they go to a file instead of the
+        // log, and into the exception if the start fails.
+        .setOutputRedirector(ProcessBuilder.Redirect.appendTo(serverLog.toFile()))
+        .setErrorRedirector(ProcessBuilder.Redirect.appendTo(serverLog.toFile()))
+        .start();
+  }
+
+  /**
+   * Creates {@value #DATABASE} in the started {@code server}; stops it if that fails, with the end
+   * of its log in the exception.
+   */
+  private static EmbeddedPostgres prepare(
+      io.zonky.test.db.postgres.embedded.EmbeddedPostgres server, Path serverLog, long t0) {
     try {
       DatabaseSettings admin = settings(server.getPort(), "postgres");
       PostgresAdmin.createDatabaseIfMissing(admin, DATABASE);

@@ -15,7 +15,6 @@ import java.util.Map;
 import org.albumstore.common.config.AmqpSettings;
 import org.albumstore.common.config.DatabaseSettings;
 import org.albumstore.common.config.Env;
-import org.albumstore.common.config.Setting;
 import org.albumstore.server.metrics.MetricsPort;
 import org.albumstore.server.web.AlbumUpload;
 import org.albumstore.server.web.AlbumsServlet;
@@ -43,14 +42,6 @@ public final class AlbumStoreListener implements ServletContextListener {
    */
   public static final String COMPONENTS_ATTRIBUTE = ServerComponents.class.getName();
 
-  /**
-   * {@code true} registers the do-nothing {@code /bench/noop} of bench/; off by default, and no
-   * flag: only bench/ sets it.
-   */
-  public static final Setting<Boolean> BENCH_ENDPOINTS =
-      Setting.bool("ALBUMSTORE_BENCH_ENDPOINTS", false)
-          .withHelp("Registers the do-nothing /bench/noop of bench/");
-
   private ServerComponents components;
 
   @Override
@@ -62,7 +53,7 @@ public final class AlbumStoreListener implements ServletContextListener {
         ServerComponents.start(settings, AmqpSettings.from(env), DatabaseSettings.from(env));
     sc.setAttribute(COMPONENTS_ATTRIBUTE, components);
     register(sc, components, MetricsPort.from(env));
-    if (BENCH_ENDPOINTS.read(env)) {
+    if (ServerSettings.BENCH_ENDPOINTS.read(env)) {
       // Opt-in only: a do-nothing endpoint on the same Tomcat, the baseline of bench/.
       map(sc.addServlet("bench-noop", new NoopServlet()), NoopServlet.PATHS);
     }

@@ -155,6 +155,14 @@ public record ServerSettings(
           .withHelp("Largest accepted image; larger is 413");
 
   /**
+   * {@code true} registers the do-nothing {@code /bench/noop} of bench/; off by default, and no
+   * flag: only bench/ sets it.
+   */
+  public static final Setting<Boolean> BENCH_ENDPOINTS =
+      Setting.bool("ALBUMSTORE_BENCH_ENDPOINTS", false)
+          .withHelp("Registers the do-nothing /bench/noop of bench/");
+
+  /**
    * Every setting the server reads, in the order of {@code --help}: the launcher's flags, and what
    * the embedded server hands its web application as context init parameters.
    */
@@ -175,8 +183,7 @@ public record ServerSettings(
                   MAX_IMAGE_BYTES),
               ReadWaitSettings.DECLARED,
               MetricsPort.DECLARED,
-              List.<Setting<?>>of(
-                  DrainDelay.DELAY_MS, AlbumStoreListener.BENCH_ENDPOINTS, LogFormat.SETTING))
+              List.<Setting<?>>of(DrainDelay.DELAY_MS, BENCH_ENDPOINTS, LogFormat.SETTING))
           .flatMap(List::stream)
           .toList();
 

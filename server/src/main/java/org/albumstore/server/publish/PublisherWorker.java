@@ -12,6 +12,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.BooleanSupplier;
 import org.albumstore.common.amqp.Topology;
 import org.albumstore.common.event.AlbumVotes;
 import org.albumstore.common.event.EventCodec;
@@ -55,7 +56,7 @@ final class PublisherWorker implements Runnable {
   private final int confirmTimeoutMs;
   private final int messageVersion;
   private final long maxWaitNanos;
-  private final ConfirmedPublisher owner;
+  private final BooleanSupplier stopping;
   private final PublishObserver observer;
   private final Set<String> returnedIds = ConcurrentHashMap.newKeySet();
 
@@ -64,13 +65,17 @@ final class PublisherWorker implements Runnable {
   private Exception channelError;
   private long failedMessages;
 
+  /**
+   * @param stopping true once the publisher stops: the worker publishes only what is queued
+   *     already, then ends
+   */
   PublisherWorker(
       String name,
       Bundler bundler,
       BrokerConnector broker,
       int confirmTimeoutMs,
       int messageVersion,
-      ConfirmedPublisher owner,
+      BooleanSupplier stopping,
       PublishObserver observer) {
     this.name = name;
     this.bundler = bundler;
@@ -78,7 +83,7 @@ final class PublisherWorker implements Runnable {
     this.confirmTimeoutMs = confirmTimeoutMs;
     this.messageVersion = messageVersion;
     this.maxWaitNanos = TimeUnit.MILLISECONDS.toNanos(confirmTimeoutMs);
-    this.owner = owner;
+    this.stopping = stopping;
     this.observer = observer;
   }
 
@@ -86,10 +91,10 @@ final class PublisherWorker implements Runnable {
   public void run() {
     try {
       while (!Thread.currentThread().isInterrupted()) {
-        boolean stopping = owner.isStopping();
-        List<PendingWrite> bundle = bundler.next(POLL_MS, stopping);
+        boolean draining = stopping.getAsBoolean();
+        List<PendingWrite> bundle = bundler.next(POLL_MS, draining);
         if (bundle == null) {
-          if (stopping) {
+          if (draining) {
             break; // drained after close(): nothing left that could still be confirmed
           }
           continue;

@@ -18,8 +18,9 @@ import org.albumstore.server.read.ReadWaitSettings;
  *
  * <p>Each setting is declared once, as a {@link Setting} below (flag, variable, default, range,
  * help); {@link #DECLARED} lists all the server reads, for its launcher's flags and for the
- * embedded server's context init parameters. Why these values: 4 channels give 4 batches in flight,
- * which with group commit is plenty on 2 cores; 256 events per message keeps a message far below
+ * embedded server's context init parameters. Why these values: one bundle is in flight at a time,
+ * and 4 channels let up to 4 be while full bundles wait ({@code publish/Bundler}), which with group
+ * commit is plenty on 2 cores; 256 writes per message keeps a message far below
  * the broker's frame and message limits while amortising the confirm; a 20,000-write queue is a few
  * seconds of peak load, after which shedding with 503 beats queueing requests the client has
  * already given up on. Measured side by side ({@code bench/ceiling.sh 3 15 256}, results/ceiling/):

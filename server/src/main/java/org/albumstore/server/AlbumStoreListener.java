@@ -89,6 +89,7 @@ public final class AlbumStoreListener implements ServletContextListener {
     return m;
   }
 
+  /** One servlet per resource, the in-flight and timing filters, and the fallback for the rest. */
   private static void register(ServletContext sc, ServerComponents c, MetricsPort metricsPort) {
     ServerSettings s = c.settings();
     // Above the publisher's own deadlines (queue wait + confirm wait): only a safety net.
@@ -99,27 +100,7 @@ public final class AlbumStoreListener implements ServletContextListener {
 
     AsyncRead asyncRead = new AsyncRead(c.readThreads(), c.waiters(), readTimeoutMs);
 
-    ServletRegistration.Dynamic albums =
-        sc.addServlet(
-            "albums",
-            new AlbumsServlet(
-                c.publisher(),
-                c.reads(),
-                c.waiters(),
-                asyncRead,
-                s.maxImageBytes(),
-                asyncTimeoutMs));
-    map(albums, "/albums", "/albums/*");
-    albums.setAsyncSupported(true);
-    albums.setLoadOnStartup(1);
-    albums.setMultipartConfig(
-        new MultipartConfigElement(
-            "",
-            s.maxImageBytes(),
-            (long) s.maxImageBytes() + AlbumUpload.REQUEST_OVERHEAD_BYTES,
-            // Small uploads stay in memory; large ones spill to the context's temp dir while
-            // parsed.
-            Math.min(s.maxImageBytes(), 256 * 1024)));
+    registerAlbums(sc, c, asyncRead, asyncTimeoutMs);
 
     ServletRegistration.Dynamic review =
         sc.addServlet(
@@ -145,6 +126,36 @@ public final class AlbumStoreListener implements ServletContextListener {
     // "/" replaces the container's default servlet: unknown paths get JSON, not a static file.
     map(fallback, "/", FallbackServlet.ERROR_PATH);
     fallback.setAsyncSupported(true);
+  }
+
+  /**
+   * {@code /albums}: async (writes wait for their confirm, reads possibly for their album), with
+   * the multipart limits of the image.
+   */
+  private static void registerAlbums(
+      ServletContext sc, ServerComponents c, AsyncRead asyncRead, long asyncTimeoutMs) {
+    ServerSettings s = c.settings();
+    ServletRegistration.Dynamic albums =
+        sc.addServlet(
+            "albums",
+            new AlbumsServlet(
+                c.publisher(),
+                c.reads(),
+                c.waiters(),
+                asyncRead,
+                s.maxImageBytes(),
+                asyncTimeoutMs));
+    map(albums, "/albums", "/albums/*");
+    albums.setAsyncSupported(true);
+    albums.setLoadOnStartup(1);
+    albums.setMultipartConfig(
+        new MultipartConfigElement(
+            "",
+            s.maxImageBytes(),
+            (long) s.maxImageBytes() + AlbumUpload.REQUEST_OVERHEAD_BYTES,
+            // Small uploads stay in memory; large ones spill to the context's temp dir while
+            // parsed.
+            Math.min(s.maxImageBytes(), 256 * 1024)));
   }
 
   /**

@@ -27,7 +27,7 @@ import org.slf4j.LoggerFactory;
  * <p>Neither the broker nor the database must be up for the server to start: writes and reads
  * answer 503 (and {@code /health} says which is down) until they are.
  */
-public final class ServerComponents implements AutoCloseable {
+final class ServerComponents implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(ServerComponents.class);
 
   /** The read pool's name: its metrics label, and the prefix of its threads' names. */

@@ -15,7 +15,6 @@ import java.util.Map;
 import org.albumstore.common.config.AmqpSettings;
 import org.albumstore.common.config.DatabaseSettings;
 import org.albumstore.common.config.Env;
-import org.albumstore.common.config.Setting;
 import org.albumstore.server.metrics.MetricsPort;
 import org.albumstore.server.web.AlbumUpload;
 import org.albumstore.server.web.AlbumsServlet;
@@ -43,14 +42,6 @@ public final class AlbumStoreListener implements ServletContextListener {
    */
   public static final String COMPONENTS_ATTRIBUTE = ServerComponents.class.getName();
 
-  /**
-   * {@code true} registers the do-nothing {@code /bench/noop} of bench/; off by default, and no
-   * flag: only bench/ sets it.
-   */
-  public static final Setting<Boolean> BENCH_ENDPOINTS =
-      Setting.bool("ALBUMSTORE_BENCH_ENDPOINTS", false)
-          .withHelp("Registers the do-nothing /bench/noop of bench/");
-
   private ServerComponents components;
 
   @Override
@@ -62,7 +53,7 @@ public final class AlbumStoreListener implements ServletContextListener {
         ServerComponents.start(settings, AmqpSettings.from(env), DatabaseSettings.from(env));
     sc.setAttribute(COMPONENTS_ATTRIBUTE, components);
     register(sc, components, MetricsPort.from(env));
-    if (BENCH_ENDPOINTS.read(env)) {
+    if (ServerSettings.BENCH_ENDPOINTS.read(env)) {
       // Opt-in only: a do-nothing endpoint on the same Tomcat, the baseline of bench/.
       map(sc.addServlet("bench-noop", new NoopServlet()), NoopServlet.PATHS);
     }
@@ -98,6 +89,7 @@ public final class AlbumStoreListener implements ServletContextListener {
     return m;
   }
 
+  /** One servlet per resource, the in-flight and timing filters, and the fallback for the rest. */
   private static void register(ServletContext sc, ServerComponents c, MetricsPort metricsPort) {
     ServerSettings s = c.settings();
     // Above the publisher's own deadlines (queue wait + confirm wait): only a safety net.
@@ -108,27 +100,7 @@ public final class AlbumStoreListener implements ServletContextListener {
 
     AsyncRead asyncRead = new AsyncRead(c.readThreads(), c.waiters(), readTimeoutMs);
 
-    ServletRegistration.Dynamic albums =
-        sc.addServlet(
-            "albums",
-            new AlbumsServlet(
-                c.publisher(),
-                c.reads(),
-                c.waiters(),
-                asyncRead,
-                s.maxImageBytes(),
-                asyncTimeoutMs));
-    map(albums, "/albums", "/albums/*");
-    albums.setAsyncSupported(true);
-    albums.setLoadOnStartup(1);
-    albums.setMultipartConfig(
-        new MultipartConfigElement(
-            "",
-            s.maxImageBytes(),
-            (long) s.maxImageBytes() + AlbumUpload.REQUEST_OVERHEAD_BYTES,
-            // Small uploads stay in memory; large ones spill to the context's temp dir while
-            // parsed.
-            Math.min(s.maxImageBytes(), 256 * 1024)));
+    registerAlbums(sc, c, asyncRead, asyncTimeoutMs);
 
     ServletRegistration.Dynamic review =
         sc.addServlet(
@@ -154,6 +126,36 @@ public final class AlbumStoreListener implements ServletContextListener {
     // "/" replaces the container's default servlet: unknown paths get JSON, not a static file.
     map(fallback, "/", FallbackServlet.ERROR_PATH);
     fallback.setAsyncSupported(true);
+  }
+
+  /**
+   * {@code /albums}: async (writes wait for their confirm, reads possibly for their album), with
+   * the multipart limits of the image.
+   */
+  private static void registerAlbums(
+      ServletContext sc, ServerComponents c, AsyncRead asyncRead, long asyncTimeoutMs) {
+    ServerSettings s = c.settings();
+    ServletRegistration.Dynamic albums =
+        sc.addServlet(
+            "albums",
+            new AlbumsServlet(
+                c.publisher(),
+                c.reads(),
+                c.waiters(),
+                asyncRead,
+                s.maxImageBytes(),
+                asyncTimeoutMs));
+    map(albums, "/albums", "/albums/*");
+    albums.setAsyncSupported(true);
+    albums.setLoadOnStartup(1);
+    albums.setMultipartConfig(
+        new MultipartConfigElement(
+            "",
+            s.maxImageBytes(),
+            (long) s.maxImageBytes() + AlbumUpload.REQUEST_OVERHEAD_BYTES,
+            // Small uploads stay in memory; large ones spill to the context's temp dir while
+            // parsed.
+            Math.min(s.maxImageBytes(), 256 * 1024)));
   }
 
   /**

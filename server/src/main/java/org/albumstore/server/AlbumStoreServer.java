@@ -67,36 +67,74 @@ public final class AlbumStoreServer implements AutoCloseable {
    */
   public static AlbumStoreServer start(Env env) {
     ServerSettings settings = ServerSettings.from(env);
-    // Every setting as resolved here (checked once more by the listener): the JVM's own
-    // environment, which the listener layers these over, cannot change them. The metrics port
-    // follows once bound (0 = a free one).
+    Map<String, String> params = contextParameters(env);
+    Path baseDir = createBaseDir();
+    Tomcat tomcat = newTomcat(baseDir, settings);
+    MetricsPort metrics = MetricsPort.from(env);
+    Connector metricsConnector = metrics.separate() ? metricsConnector(metrics) : null;
+    if (metricsConnector != null) {
+      tomcat.getService().addConnector(metricsConnector);
+    }
+    StandardContext ctx = addContext(tomcat, params);
+
+    AlbumStoreServer server = new AlbumStoreServer(tomcat, baseDir);
+    server.context = ctx;
+    server.launch(metrics, metricsConnector);
+    server.checkStarted(settings, metricsConnector);
+    server.port = tomcat.getConnector().getLocalPort();
+    log.info("Album Store listening on {}", server.baseUrl());
+    if (metricsConnector != null) {
+      log.info("metrics only on {}", server.metricsUrl());
+    }
+    return server;
+  }
+
+  /**
+   * Every setting as resolved here (checked once more by the listener): the JVM's own environment,
+   * which the listener layers these over, cannot change them. The metrics port follows once bound
+   * (0 = a free one). The broker's and the database's settings are read too, so that a bad one
+   * fails early, naming the setting, before Tomcat starts.
+   */
+  private static Map<String, String> contextParameters(Env env) {
     Map<String, String> params = ServerSettings.resolve(env);
     MetricsPort.DECLARED.forEach(s -> params.remove(s.variable()));
-    AmqpSettings.from(env); // fails early, naming the setting, before Tomcat starts
+    AmqpSettings.from(env);
     DatabaseSettings.from(env);
+    return params;
+  }
 
+  /**
+   * Tomcat's working directory. Tomcat sets catalina.home (a JVM-wide property) to the first
+   * embedded server's base directory and re-creates that directory when a later server starts, long
+   * after the first one deleted it: each server points it at its own directory, so nothing is left
+   * behind in /tmp.
+   */
+  private static Path createBaseDir() {
     Path baseDir;
     try {
       baseDir = Files.createTempDirectory("albumstore-tomcat-");
     } catch (IOException e) {
       throw new UncheckedIOException("cannot create Tomcat's working directory", e);
     }
-    // Tomcat sets catalina.home (a JVM-wide property) to the first embedded server's base
-    // directory and re-creates that directory when a later server starts, long after the first one
-    // deleted it: each server points it at its own directory, so nothing is left behind in /tmp.
     System.setProperty(Globals.CATALINA_HOME_PROP, baseDir.toString());
+    return baseDir;
+  }
+
+  /** A Tomcat with the API's connector and a host answering its own errors in JSON. */
+  private static Tomcat newTomcat(Path baseDir, ServerSettings settings) {
     Tomcat tomcat = new Tomcat();
     tomcat.setBaseDir(baseDir.toString());
     tomcat.setConnector(connector(settings));
-    MetricsPort metrics = MetricsPort.from(env);
-    Connector metricsConnector = metrics.separate() ? metricsConnector(metrics) : null;
-    if (metricsConnector != null) {
-      tomcat.getService().addConnector(metricsConnector);
-    }
     StandardHost host = (StandardHost) tomcat.getHost();
     host.setAutoDeploy(false);
     host.setErrorReportValveClass(JsonErrorReportValve.class.getName());
+    return tomcat;
+  }
 
+  /**
+   * The web application under {@code /albumstore}: the listener, its parameters, the error page.
+   */
+  private static StandardContext addContext(Tomcat tomcat, Map<String, String> params) {
     StandardContext ctx = (StandardContext) tomcat.addContext(CommonSettings.CONTEXT_PATH, null);
     // Leak detection is for redeployable webapps; here the application lives as long as the JVM,
     // and on Java 17 it only warns about missing --add-opens at every stop.
@@ -107,9 +145,14 @@ public final class AlbumStoreServer implements AutoCloseable {
     ErrorPage errorPage = new ErrorPage(); // no code, no exception type: the default error page
     errorPage.setLocation(FallbackServlet.ERROR_PATH);
     ctx.addErrorPage(errorPage);
+    return ctx;
+  }
 
-    AlbumStoreServer server = new AlbumStoreServer(tomcat, baseDir);
-    server.context = ctx;
+  /**
+   * Binds the connectors, hands the web application the metrics port as bound, and starts it; on a
+   * failure closes this server.
+   */
+  private void launch(MetricsPort metrics, Connector metricsConnector) {
     try {
       // init binds the connectors (bindOnInit): the metrics port chosen for port 0 is known before
       // the web application starts and reads it.
@@ -118,29 +161,27 @@ public final class AlbumStoreServer implements AutoCloseable {
         // Never -1 (= with the API) from a failed bind: that would publish what was to be hidden.
         metrics = new MetricsPort(metricsConnector.getLocalPort(), metrics.address());
       }
-      metrics.asVariables().forEach(ctx::addParameter);
-      server.metricsPort = metrics;
+      metrics.asVariables().forEach(context::addParameter);
+      metricsPort = metrics;
       tomcat.start();
     } catch (LifecycleException | RuntimeException e) {
-      server.close();
+      close();
       throw new IllegalStateException("embedded Tomcat failed to start: " + e.getMessage(), e);
     }
-    if (ctx.getState() != LifecycleState.STARTED
+  }
+
+  /** Closes this server and fails unless the web application and every connector started. */
+  private void checkStarted(ServerSettings settings, Connector metricsConnector) {
+    if (context.getState() != LifecycleState.STARTED
         || tomcat.getConnector().getState() != LifecycleState.STARTED
         || (metricsConnector != null && metricsConnector.getState() != LifecycleState.STARTED)) {
-      server.close();
+      close();
       throw new IllegalStateException(
           "the web application or the HTTP connector failed to start (port "
               + settings.httpPort()
-              + (metricsConnector == null ? "" : ", metrics port " + metrics.port())
+              + (metricsConnector == null ? "" : ", metrics port " + metricsPort.port())
               + "); see the log above");
     }
-    server.port = tomcat.getConnector().getLocalPort();
-    log.info("Album Store listening on {}", server.baseUrl());
-    if (metricsConnector != null) {
-      log.info("metrics only on {}", server.metricsUrl());
-    }
-    return server;
   }
 
   /** The management port: metrics only, few threads, bound to the configured address. */

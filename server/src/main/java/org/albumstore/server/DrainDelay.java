@@ -13,7 +13,7 @@ import org.albumstore.common.config.Setting;
  * with its default check (30 s, out after 2) needs a minute here, or its deregistration delay with
  * a lifecycle hook, which is the better tool on AWS. 0 stops at once.
  */
-public final class DrainDelay {
+final class DrainDelay {
   public static final Setting<Integer> DELAY_MS =
       Setting.integer("ALBUMSTORE_DRAIN_DELAY_MS", 5000, 0, 600_000)
           .withFlag("--drain-delay-ms", "MS")

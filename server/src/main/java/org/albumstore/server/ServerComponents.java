@@ -27,7 +27,7 @@ import org.slf4j.LoggerFactory;
  * <p>Neither the broker nor the database must be up for the server to start: writes and reads
  * answer 503 (and {@code /health} says which is down) until they are.
  */
-public final class ServerComponents implements AutoCloseable {
+final class ServerComponents implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(ServerComponents.class);
 
   /** The read pool's name: its metrics label, and the prefix of its threads' names. */
@@ -75,6 +75,10 @@ public final class ServerComponents implements AutoCloseable {
     metrics.bindReady(this::takingWrites);
   }
 
+  /**
+   * Opens the read pool, the read threads, the waiting reads' poller, the broker connection and the
+   * publisher; when one fails, closes those opened before and rethrows.
+   */
   public static ServerComponents start(
       ServerSettings settings, AmqpSettings amqp, DatabaseSettings db) {
     PostgresDriver.register();
@@ -94,24 +98,10 @@ public final class ServerComponents implements AutoCloseable {
       metrics.bindPool(pool);
       metrics.bindReadThreads(readThreads);
       AlbumReads reads = new AlbumReads(pool);
-      waiters = new AlbumWaiters(reads::albums, settings.readWait(), metrics.readWaitObserver());
-      metrics.bindReadWaiters(waiters);
-      waiters.start();
+      waiters = startWaiters(reads, settings, metrics);
       broker = new BrokerConnector(amqp, "albumstore-server", metrics::bindAmqp);
       broker.start();
-      ConfirmedPublisher publisher =
-          new ConfirmedPublisher(
-              broker,
-              new PublisherSettings(
-                  settings.publishChannels(),
-                  settings.publishQueueMax(),
-                  settings.publishBundleMax(),
-                  settings.publishBundleBytes(),
-                  settings.confirmTimeoutMs(),
-                  settings.messageVersion()),
-              metrics.publishObserver());
-      metrics.bindPublisher(publisher);
-      publisher.start();
+      ConfirmedPublisher publisher = startPublisher(broker, settings, metrics);
       log.info("Server components started: {}, {}, {}", settings, amqp, db);
       return new ServerComponents(
           settings,
@@ -137,6 +127,35 @@ public final class ServerComponents implements AutoCloseable {
       PostgresDriver.deregisterIfOwnedByThisApplication();
       throw e;
     }
+  }
+
+  /** The poller of the reads that wait for a new album, started and bound to the metrics. */
+  private static AlbumWaiters startWaiters(
+      AlbumReads reads, ServerSettings settings, ServerMetrics metrics) {
+    AlbumWaiters waiters =
+        new AlbumWaiters(reads::albums, settings.readWait(), metrics.readWaitObserver());
+    metrics.bindReadWaiters(waiters);
+    waiters.start();
+    return waiters;
+  }
+
+  /** The publisher threads on {@code broker}, started and bound to the metrics. */
+  private static ConfirmedPublisher startPublisher(
+      BrokerConnector broker, ServerSettings settings, ServerMetrics metrics) {
+    ConfirmedPublisher publisher =
+        new ConfirmedPublisher(
+            broker,
+            new PublisherSettings(
+                settings.publishChannels(),
+                settings.publishQueueMax(),
+                settings.publishBundleMax(),
+                settings.publishBundleBytes(),
+                settings.confirmTimeoutMs(),
+                settings.messageVersion()),
+            metrics.publishObserver());
+    metrics.bindPublisher(publisher);
+    publisher.start();
+    return publisher;
   }
 
   public ServerSettings settings() {

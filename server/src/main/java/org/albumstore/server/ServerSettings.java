@@ -18,15 +18,16 @@ import org.albumstore.server.read.ReadWaitSettings;
  *
  * <p>Each setting is declared once, as a {@link Setting} below (flag, variable, default, range,
  * help); {@link #DECLARED} lists all the server reads, for its launcher's flags and for the
- * embedded server's context init parameters. Why these values: 4 channels give 4 batches in flight,
- * which with group commit is plenty on 2 cores; 256 events per message keeps a message far below
- * the broker's frame and message limits while amortising the confirm; a 20,000-write queue is a few
- * seconds of peak load, after which shedding with 503 beats queueing requests the client has
- * already given up on. Measured side by side ({@code bench/ceiling.sh 3 15 256}, results/ceiling/):
- * group commit (about 23 requests per message) served 7.0x the requests of one message per request
- * with the same 4 channels, and 4.4x one message per request with 64 channels; so group commit
- * stays the default. 2, 4 and 8 channels, and 16, 32 or 200 HTTP threads, gave the same review rate
- * within the noise (results/README.md).
+ * embedded server's context init parameters. Why these values: one bundle is in flight at a time,
+ * and 4 channels let up to 4 be while full bundles wait ({@code publish/Bundler}), which with group
+ * commit is plenty on 2 cores; 256 writes per message keeps a message far below the broker's frame
+ * and message limits while amortising the confirm; a 20,000-write queue is a few seconds of peak
+ * load, after which shedding with 503 beats queueing requests the client has already given up on.
+ * Measured side by side ({@code bench/ceiling.sh 3 15 256}, results/ceiling/): group commit (about
+ * 23 requests per message) served 7.0x the requests of one message per request with the same 4
+ * channels, and 4.4x one message per request with 64 channels; so group commit stays the default.
+ * 2, 4 and 8 channels, and 16, 32 or 200 HTTP threads, gave the same review rate within the noise
+ * (results/README.md).
  *
  * @param httpPort HTTP port of the embedded server (0: any free port); unused in a WAR
  * @param httpThreads request threads of the embedded server (a WAR uses its connector's); with
@@ -155,6 +156,14 @@ public record ServerSettings(
           .withHelp("Largest accepted image; larger is 413");
 
   /**
+   * {@code true} registers the do-nothing {@code /bench/noop} of bench/; off by default, and no
+   * flag: only bench/ sets it.
+   */
+  public static final Setting<Boolean> BENCH_ENDPOINTS =
+      Setting.bool("ALBUMSTORE_BENCH_ENDPOINTS", false)
+          .withHelp("Registers the do-nothing /bench/noop of bench/");
+
+  /**
    * Every setting the server reads, in the order of {@code --help}: the launcher's flags, and what
    * the embedded server hands its web application as context init parameters.
    */
@@ -175,8 +184,7 @@ public record ServerSettings(
                   MAX_IMAGE_BYTES),
               ReadWaitSettings.DECLARED,
               MetricsPort.DECLARED,
-              List.<Setting<?>>of(
-                  DrainDelay.DELAY_MS, AlbumStoreListener.BENCH_ENDPOINTS, LogFormat.SETTING))
+              List.<Setting<?>>of(DrainDelay.DELAY_MS, BENCH_ENDPOINTS, LogFormat.SETTING))
           .flatMap(List::stream)
           .toList();
 

@@ -60,7 +60,7 @@ class BenchEndpointIT {
     Map<String, String> env = new HashMap<>(TestServices.overrides(amqp, TestServices.database()));
     env.put(CommonSettings.HTTP_PORT.variable(), "0");
     if (bench != null) {
-      env.put(AlbumStoreListener.BENCH_ENDPOINTS.variable(), bench);
+      env.put(ServerSettings.BENCH_ENDPOINTS.variable(), bench);
     }
     return AlbumStoreServer.start(Env.system().withOverrides(env));
   }

@@ -73,10 +73,10 @@ class WritePathIT {
 
     List<WriteBundle> messages = Queues.take(amqp, 10);
     assertThat(messages).hasSize(1);
-    WriteBundle batch = messages.get(0);
-    assertThat(batch.reviews()).isEmpty();
-    assertThat(batch.albums()).hasSize(1);
-    NewAlbum album = batch.albums().get(0);
+    WriteBundle bundle = messages.get(0);
+    assertThat(bundle.reviews()).isEmpty();
+    assertThat(bundle.albums()).hasSize(1);
+    NewAlbum album = bundle.albums().get(0);
     assertThat(album.albumId()).isEqualTo(albumId);
     assertThat(album.profile())
         .isEqualTo(new AlbumProfile("Sex Pistols", "Never Mind The Bollocks!", "1977"));

@@ -52,7 +52,13 @@ public final class ConfirmedPublisher implements AutoCloseable {
       String name = "albumstore-publisher-" + i;
       PublisherWorker worker =
           new PublisherWorker(
-              name, bundler, broker, s.confirmTimeoutMs(), s.messageVersion(), this, observer);
+              name,
+              bundler,
+              broker,
+              s.confirmTimeoutMs(),
+              s.messageVersion(),
+              () -> stopping,
+              observer);
       Thread t = new Thread(worker, name);
       t.setDaemon(true); // close() stops them; daemon only so a forgotten close cannot hang a JVM
       threads.add(t);
@@ -118,10 +124,6 @@ public final class ConfirmedPublisher implements AutoCloseable {
   /** Publisher threads busy with a bundle (publishing it or awaiting its confirm): in flight. */
   public int channelsInUse() {
     return bundler.inFlight();
-  }
-
-  boolean isStopping() {
-    return stopping;
   }
 
   /**

@@ -12,6 +12,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.BooleanSupplier;
 import org.albumstore.common.amqp.Topology;
 import org.albumstore.common.event.AlbumVotes;
 import org.albumstore.common.event.EventCodec;
@@ -55,7 +56,7 @@ final class PublisherWorker implements Runnable {
   private final int confirmTimeoutMs;
   private final int messageVersion;
   private final long maxWaitNanos;
-  private final ConfirmedPublisher owner;
+  private final BooleanSupplier stopping;
   private final PublishObserver observer;
   private final Set<String> returnedIds = ConcurrentHashMap.newKeySet();
 
@@ -64,13 +65,17 @@ final class PublisherWorker implements Runnable {
   private Exception channelError;
   private long failedMessages;
 
+  /**
+   * @param stopping true once the publisher stops: the worker publishes only what is queued
+   *     already, then ends
+   */
   PublisherWorker(
       String name,
       Bundler bundler,
       BrokerConnector broker,
       int confirmTimeoutMs,
       int messageVersion,
-      ConfirmedPublisher owner,
+      BooleanSupplier stopping,
       PublishObserver observer) {
     this.name = name;
     this.bundler = bundler;
@@ -78,7 +83,7 @@ final class PublisherWorker implements Runnable {
     this.confirmTimeoutMs = confirmTimeoutMs;
     this.messageVersion = messageVersion;
     this.maxWaitNanos = TimeUnit.MILLISECONDS.toNanos(confirmTimeoutMs);
-    this.owner = owner;
+    this.stopping = stopping;
     this.observer = observer;
   }
 
@@ -86,10 +91,10 @@ final class PublisherWorker implements Runnable {
   public void run() {
     try {
       while (!Thread.currentThread().isInterrupted()) {
-        boolean stopping = owner.isStopping();
-        List<PendingWrite> bundle = bundler.next(POLL_MS, stopping);
+        boolean draining = stopping.getAsBoolean();
+        List<PendingWrite> bundle = bundler.next(POLL_MS, draining);
         if (bundle == null) {
-          if (stopping) {
+          if (draining) {
             break; // drained after close(): nothing left that could still be confirmed
           }
           continue;
@@ -122,15 +127,7 @@ final class PublisherWorker implements Runnable {
    */
   private Runnable publish(List<PendingWrite> bundle) throws InterruptedException {
     long now = System.nanoTime();
-    List<PendingWrite> live = new ArrayList<>(bundle.size());
-    for (PendingWrite w : bundle) {
-      if (now - w.enqueuedNanos() > maxWaitNanos) {
-        w.reject(Rejections.WAITED_TOO_LONG); // its client is about to give up; don't publish
-        observer.writesRejected(Rejections.WAITED_TOO_LONG, 1);
-      } else {
-        live.add(w);
-      }
-    }
+    List<PendingWrite> live = dropExpired(bundle, now);
     if (live.isEmpty()) {
       return NO_ANSWERS;
     }
@@ -145,6 +142,32 @@ final class PublisherWorker implements Runnable {
       rejectAll(live, Rejections.BROKER_UNAVAILABLE, channelError);
       return NO_ANSWERS;
     }
+    return publishAndConfirm(ch, live, now);
+  }
+
+  /**
+   * The writes still worth publishing; those that waited longer than the confirm timeout are
+   * answered here: their clients are about to give up.
+   */
+  private List<PendingWrite> dropExpired(List<PendingWrite> bundle, long now) {
+    List<PendingWrite> live = new ArrayList<>(bundle.size());
+    for (PendingWrite w : bundle) {
+      if (now - w.enqueuedNanos() > maxWaitNanos) {
+        w.reject(Rejections.WAITED_TOO_LONG);
+        observer.writesRejected(Rejections.WAITED_TOO_LONG, 1);
+      } else {
+        live.add(w);
+      }
+    }
+    return live;
+  }
+
+  /**
+   * Publishes {@code live} as one message on {@code ch} and waits for its confirm; returns what
+   * answers the writes. {@code startNanos}: when the bundle was taken.
+   */
+  private Runnable publishAndConfirm(Channel ch, List<PendingWrite> live, long startNanos)
+      throws InterruptedException {
     WriteBundle message = toBundle(live, messageVersion);
     AMQP.BasicProperties props = EventCodec.properties(message);
     byte[] body = EventCodec.encode(message);
@@ -161,29 +184,42 @@ final class PublisherWorker implements Runnable {
       // Timeout or nack (waitForConfirmsOrDie closed the channel), or the channel or connection
       // closed (ShutdownSignal/AlreadyClosed). Either way the channel may still count this
       // message as outstanding, so it is replaced rather than reused.
-      // A returned message explains a nack best: Qpid Broker-J (the embedded broker) answers an
-      // unroutable mandatory message with basic.return and a nack, where RabbitMQ acks it.
-      WriteRejectedException why =
-          returnedIds.remove(props.getMessageId())
-              ? Rejections.UNROUTABLE
-              : e instanceof TimeoutException
-                  ? Rejections.CONFIRM_TIMEOUT
-                  : ch.isOpen() ? Rejections.NOT_CONFIRMED : Rejections.BROKER_UNAVAILABLE;
+      WriteRejectedException why = whyNotConfirmed(ch, props.getMessageId(), e);
       discardChannel();
       return () -> rejectAll(live, why, e);
     }
     if (returnedIds.remove(props.getMessageId())) {
       return () -> rejectAll(live, Rejections.UNROUTABLE, null);
     }
+    return confirmed(live, startNanos, confirmedNanos);
+  }
+
+  /**
+   * Why a message was not confirmed. A returned message explains a nack best: Qpid Broker-J (the
+   * embedded broker) answers an unroutable mandatory message with basic.return and a nack, where
+   * RabbitMQ acks it.
+   */
+  private WriteRejectedException whyNotConfirmed(Channel ch, String messageId, Exception e) {
+    if (returnedIds.remove(messageId)) {
+      return Rejections.UNROUTABLE;
+    }
+    if (e instanceof TimeoutException) {
+      return Rejections.CONFIRM_TIMEOUT;
+    }
+    return ch.isOpen() ? Rejections.NOT_CONFIRMED : Rejections.BROKER_UNAVAILABLE;
+  }
+
+  /** Notes a confirmed message; returns what answers its writes 200. */
+  private Runnable confirmed(List<PendingWrite> live, long startNanos, long confirmedNanos) {
     if (failedMessages > 0) {
       log.info("{}: publishing confirmed again after {} failed messages", name, failedMessages);
       failedMessages = 0;
     }
-    observer.messageConfirmed(live.size(), now, confirmedNanos);
+    observer.messageConfirmed(live.size(), startNanos, confirmedNanos);
     return () -> {
       for (PendingWrite w : live) {
         w.confirmed(); // runs the callback that answers the request, on this thread
-        observer.writeAnswered(w, now, confirmedNanos, System.nanoTime());
+        observer.writeAnswered(w, startNanos, confirmedNanos, System.nanoTime());
       }
     };
   }

@@ -22,7 +22,7 @@ import org.albumstore.common.event.Identifiers;
  * full bound before its 404. That is harmless because the wait holds no thread and the number of
  * waiting reads is bounded ({@link AlbumWaiters}): beyond it, 503 at once.
  */
-public final class WaitPolicy {
+final class WaitPolicy {
   private final long windowMs;
   private final long clockSkewMs;
   private final boolean enabled;

@@ -95,13 +95,14 @@ public final class AlbumsServlet extends ApiServlet {
             return AsyncRead.Reply.of(r -> writeAlbum(r, album.get()));
           }
           if (waiters.worthWaitingFor(albumId)) {
-            return AsyncRead.Reply.awaitAlbum(albumId);
+            return AsyncRead.Reply.awaitAlbum(
+                albumId, AlbumsServlet::writeAlbum, NOT_FOUND_AFTER_WAIT);
           }
           throw new HttpProblem(404, NOT_FOUND);
         });
   }
 
-  static void writeAlbum(HttpServletResponse resp, AlbumProfile p) throws IOException {
+  private static void writeAlbum(HttpServletResponse resp, AlbumProfile p) throws IOException {
     Responses.json(
         resp, 200, Json.object("artist", p.artist(), "title", p.title(), "year", p.year()));
   }

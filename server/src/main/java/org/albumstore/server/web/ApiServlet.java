@@ -17,7 +17,6 @@ import org.slf4j.LoggerFactory;
  */
 abstract class ApiServlet extends HttpServlet {
   private static final Logger log = LoggerFactory.getLogger(ApiServlet.class);
-  private static final ThrottledLog readFailures = new ThrottledLog(log, 10_000);
   private static final ThrottledLog internalFailures = new ThrottledLog(log, 10_000);
 
   @Override
@@ -40,7 +39,7 @@ abstract class ApiServlet extends HttpServlet {
     } catch (HttpProblem p) {
       Responses.problem(resp, p);
     } catch (ReadFailedException e) {
-      databaseUnavailable(resp, e);
+      Responses.databaseUnavailable(resp, e);
     } catch (RuntimeException e) {
       internalFailures.warn("Request failed: " + req.getMethod() + " " + path, e);
       if (!resp.isCommitted() && !req.isAsyncStarted()) {
@@ -48,13 +47,6 @@ abstract class ApiServlet extends HttpServlet {
         Responses.error(resp, 500, ErrorMessages.forStatus(500));
       }
     }
-  }
-
-  /** The answer to a failed query (logged, throttled): 503 with Retry-After. */
-  static void databaseUnavailable(HttpServletResponse resp, ReadFailedException e)
-      throws IOException {
-    readFailures.warn("Database read failed; answering 503", e.getCause());
-    Responses.unavailable(resp, "the database is unavailable; retry in a second");
   }
 
   /** Serves a request whose resource belongs to this servlet and whose method is right. */

@@ -52,20 +52,37 @@ public final class AsyncRead {
   static final class Reply {
     private final AsyncWrite.Success response;
     private final String awaitedAlbumId;
+    private final AlbumWriter found;
+    private final String notFoundMessage;
 
-    private Reply(AsyncWrite.Success response, String awaitedAlbumId) {
+    private Reply(
+        AsyncWrite.Success response,
+        String awaitedAlbumId,
+        AlbumWriter found,
+        String notFoundMessage) {
       this.response = response;
       this.awaitedAlbumId = awaitedAlbumId;
+      this.found = found;
+      this.notFoundMessage = notFoundMessage;
     }
 
     static Reply of(AsyncWrite.Success response) {
-      return new Reply(response, null);
+      return new Reply(response, null, null, null);
     }
 
-    /** Wait for this album in {@link AlbumWaiters}. */
-    static Reply awaitAlbum(String albumId) {
-      return new Reply(null, albumId);
+    /**
+     * Wait for this album in {@link AlbumWaiters}; once it is found, {@code found} answers it, and
+     * when the wait ends without it, 404 with {@code notFoundMessage}.
+     */
+    static Reply awaitAlbum(String albumId, AlbumWriter found, String notFoundMessage) {
+      return new Reply(null, albumId, found, notFoundMessage);
     }
+  }
+
+  /** Writes the answer to a GET whose album was found while it waited. */
+  @FunctionalInterface
+  interface AlbumWriter {
+    void write(HttpServletResponse resp, AlbumProfile album) throws IOException;
   }
 
   private final ReadThreads threads;
@@ -98,7 +115,7 @@ public final class AsyncRead {
       if (reply.awaitedAlbumId == null) {
         reply.response.write(resp);
       } else {
-        park(start(req, resp), reply.awaitedAlbumId);
+        park(start(req, resp), reply);
       }
       return;
     }
@@ -118,8 +135,9 @@ public final class AsyncRead {
     return ex;
   }
 
-  private void park(Exchange ex, String albumId) {
-    Waiter w = waiters.park(albumId, ex);
+  private void park(Exchange ex, Reply reply) {
+    ex.awaited = reply; // before the poller can answer it
+    Waiter w = waiters.park(reply.awaitedAlbumId, ex);
     if (w == null) {
       ex.respond(r -> Responses.unavailable(r, waiters.stopping() ? STOPPING : TOO_MANY_WAITING));
       return;
@@ -152,7 +170,7 @@ public final class AsyncRead {
         ex.respond(r -> Responses.problem(r, p));
         return;
       } catch (ReadFailedException e) {
-        ex.respond(r -> ApiServlet.databaseUnavailable(r, e));
+        ex.respond(r -> Responses.databaseUnavailable(r, e));
         return;
       } catch (RuntimeException e) {
         failures.warn("A queued read failed", e);
@@ -162,7 +180,7 @@ public final class AsyncRead {
       if (reply.awaitedAlbumId == null) {
         ex.respond(reply.response);
       } else {
-        park(ex, reply.awaitedAlbumId);
+        park(ex, reply);
       }
     }
 
@@ -181,6 +199,7 @@ public final class AsyncRead {
     private final HttpServletResponse resp;
     private final AsyncContext ac;
     private final AtomicBoolean answered = new AtomicBoolean();
+    private volatile Reply awaited;
     private volatile Waiter waiter;
 
     Exchange(HttpServletResponse resp, AsyncContext ac) {
@@ -204,12 +223,14 @@ public final class AsyncRead {
 
     @Override
     public void found(AlbumProfile album) {
-      respond(r -> AlbumsServlet.writeAlbum(r, album));
+      AlbumWriter found = awaited.found;
+      respond(r -> found.write(r, album));
     }
 
     @Override
     public void notFound() {
-      respond(r -> Responses.error(r, 404, AlbumsServlet.NOT_FOUND_AFTER_WAIT));
+      String msg = awaited.notFoundMessage;
+      respond(r -> Responses.error(r, 404, msg));
     }
 
     @Override

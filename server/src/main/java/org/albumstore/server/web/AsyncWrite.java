@@ -59,30 +59,7 @@ final class AsyncWrite {
     AsyncContext ac = req.startAsync();
     ac.setTimeout(timeoutMs);
     AtomicBoolean answered = new AtomicBoolean();
-    ac.addListener(
-        new AsyncListener() {
-          @Override
-          public void onTimeout(AsyncEvent event) throws IOException {
-            if (answered.compareAndSet(false, true)) {
-              Responses.unavailable(
-                  resp,
-                  "the message broker did not confirm in time; retry with the same"
-                      + " Idempotency-Key");
-              ac.complete();
-            }
-          }
-
-          @Override
-          public void onError(AsyncEvent event) {
-            answered.set(true); // the connection is gone: nobody to answer
-          }
-
-          @Override
-          public void onComplete(AsyncEvent event) {}
-
-          @Override
-          public void onStartAsync(AsyncEvent event) {}
-        });
+    ac.addListener(new TimeoutAnswer(resp, ac, answered));
     done.whenComplete(
         (ok, error) -> {
           if (!answered.compareAndSet(false, true)) {
@@ -99,6 +76,43 @@ final class AsyncWrite {
             ac.complete();
           }
         });
+  }
+
+  /**
+   * Answers 503 when the async timeout fires before the future completed, unless the future's
+   * callback answered first; marks the request answered when its connection fails.
+   */
+  private static final class TimeoutAnswer implements AsyncListener {
+    private final HttpServletResponse resp;
+    private final AsyncContext ac;
+    private final AtomicBoolean answered;
+
+    TimeoutAnswer(HttpServletResponse resp, AsyncContext ac, AtomicBoolean answered) {
+      this.resp = resp;
+      this.ac = ac;
+      this.answered = answered;
+    }
+
+    @Override
+    public void onTimeout(AsyncEvent event) throws IOException {
+      if (answered.compareAndSet(false, true)) {
+        Responses.unavailable(
+            resp,
+            "the message broker did not confirm in time; retry with the same Idempotency-Key");
+        ac.complete();
+      }
+    }
+
+    @Override
+    public void onError(AsyncEvent event) {
+      answered.set(true); // the connection is gone: nobody to answer
+    }
+
+    @Override
+    public void onComplete(AsyncEvent event) {}
+
+    @Override
+    public void onStartAsync(AsyncEvent event) {}
   }
 
   private static void answer(

@@ -4,7 +4,7 @@ package org.albumstore.server.web;
  * A request the server refuses, with the status and the message the client gets. Thrown by parsing
  * and validation, caught in one place per servlet and written by {@link Responses#problem}.
  */
-public final class HttpProblem extends Exception {
+final class HttpProblem extends Exception {
   private final int status;
   private final String allow;
 

@@ -29,7 +29,7 @@ import org.albumstore.common.event.AlbumProfile;
  * field, so in that form the value {@code null} counts as missing. The result is checked with
  * {@link AlbumProfile#problem()}, the same rule the consumer applies.
  */
-public final class ProfileParser {
+final class ProfileParser {
   /** A profile is three short fields; anything far longer is not a profile. */
   public static final int MAX_CHARS = 16 * 1024;
 

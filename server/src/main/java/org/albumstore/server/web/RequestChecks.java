@@ -10,7 +10,7 @@ import org.albumstore.common.event.Vote;
  * Validation of the values a request carries, with messages a user can act on. Values are never
  * echoed back: they may be huge or contain anything.
  */
-public final class RequestChecks {
+final class RequestChecks {
   public static final String IDEMPOTENCY_KEY = "Idempotency-Key";
   private static final String TOKEN_RULE =
       "1 to " + Identifiers.MAX_LENGTH + " characters of A-Z, a-z, 0-9, '_' and '-'";

@@ -3,6 +3,9 @@ package org.albumstore.server.web;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import org.albumstore.server.read.ReadFailedException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Every response body the API sends goes through here, so every one is JSON with the same content
@@ -13,6 +16,9 @@ public final class Responses {
 
   /** Seconds a client should wait before retrying a 503. */
   public static final String RETRY_AFTER_SECONDS = "1";
+
+  private static final Logger log = LoggerFactory.getLogger(Responses.class);
+  private static final ThrottledLog readFailures = new ThrottledLog(log, 10_000);
 
   private Responses() {}
 
@@ -46,5 +52,12 @@ public final class Responses {
   public static void unavailable(HttpServletResponse resp, String msg) throws IOException {
     resp.setHeader("Retry-After", RETRY_AFTER_SECONDS);
     error(resp, HttpServletResponse.SC_SERVICE_UNAVAILABLE, msg);
+  }
+
+  /** The answer to a failed query (logged, throttled): 503 with Retry-After. */
+  static void databaseUnavailable(HttpServletResponse resp, ReadFailedException e)
+      throws IOException {
+    readFailures.warn("Database read failed; answering 503", e.getCause());
+    unavailable(resp, "the database is unavailable; retry in a second");
   }
 }

@@ -12,7 +12,7 @@ import java.util.List;
  * @param resource which resource, or {@link Resource#UNKNOWN}
  * @param params the path parameters in path order, undecoded beyond what the container did
  */
-public record Route(Resource resource, List<String> params) {
+record Route(Resource resource, List<String> params) {
 
   /** The API's resources and the one method each accepts. */
   public enum Resource {

@@ -8,7 +8,7 @@ import org.slf4j.Logger;
  * number of occurrences since the last line: a failure seen by every request must not turn into a
  * log line per request.
  */
-public final class ThrottledLog {
+final class ThrottledLog {
   private final Logger log;
   private final long intervalNanos;
   private final AtomicLong nextAllowed = new AtomicLong(System.nanoTime());

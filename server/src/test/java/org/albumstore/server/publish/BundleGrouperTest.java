@@ -35,7 +35,7 @@ class BundleGrouperTest {
   }
 
   @Test
-  void batchMaxOneMeansOneMessagePerWrite() {
+  void bundleMaxOneMeansOneMessagePerWrite() {
     BundleGrouper g = new BundleGrouper(1, 1 << 20);
     List<List<PendingWrite>> groups = drain(g, queueOf(3));
     assertThat(groups).extracting(List::size).containsExactly(1, 1, 1);

@@ -67,6 +67,7 @@ public final class AlbumStoreConsumer implements AutoCloseable {
   private LedgerPruner pruner;
   private OutageLog databaseOutages;
   private MetricsHttpServer metricsServer;
+  private String metricsBindAddress;
   private RateReporter reporter;
   private final PlantedDefect defect;
 
@@ -152,6 +153,7 @@ public final class AlbumStoreConsumer implements AutoCloseable {
     metrics.bindHealth(health);
     if (metricsSettings.enabled()) {
       metricsServer = serveMetrics(metricsSettings);
+      metricsBindAddress = metricsSettings.bindAddress();
     }
     if (settings.initSchema()) {
       applySchema(database);
@@ -288,6 +290,23 @@ public final class AlbumStoreConsumer implements AutoCloseable {
     return metricsServer == null ? -1 : metricsServer.port();
   }
 
+  /**
+   * Where a client on this machine reads {@code GET /metrics}, e.g. {@code
+   * http://127.0.0.1:9091/metrics}, or null when not served. Bound to every address (0.0.0.0 or
+   * ::), it answers on the loopback address, which is one of them.
+   */
+  public String metricsUrl() {
+    if (metricsServer == null) {
+      return null;
+    }
+    String host = metricsBindAddress;
+    if (host.equals("0.0.0.0") || host.equals("::")) {
+      host = "127.0.0.1";
+    } else if (host.indexOf(':') >= 0) {
+      host = "[" + host + "]";
+    }
+    return "http://" + host + ":" + metricsServer.port() + MetricsHttpServer.PATH;
+  }
 
   private boolean brokerUp() {
     List<Connection> open = List.copyOf(connections);

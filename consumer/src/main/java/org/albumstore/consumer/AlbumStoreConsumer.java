@@ -296,16 +296,17 @@ public final class AlbumStoreConsumer implements AutoCloseable {
    * ::), it answers on the loopback address, which is one of them.
    */
   public String metricsUrl() {
-    if (metricsServer == null) {
-      return null;
-    }
-    String host = metricsBindAddress;
+    return metricsServer == null ? null : metricsUrl(metricsBindAddress, metricsServer.port());
+  }
+
+  static String metricsUrl(String bindAddress, int port) {
+    String host = bindAddress;
     if (host.equals("0.0.0.0") || host.equals("::")) {
       host = "127.0.0.1";
     } else if (host.indexOf(':') >= 0) {
       host = "[" + host + "]";
     }
-    return "http://" + host + ":" + metricsServer.port() + MetricsHttpServer.PATH;
+    return "http://" + host + ":" + port + MetricsHttpServer.PATH;
   }
 
   private boolean brokerUp() {

@@ -9,7 +9,6 @@ import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.albumstore.common.amqp.AmqpConnections;
@@ -19,9 +18,8 @@ import org.albumstore.common.config.DatabaseSettings;
 import org.albumstore.common.db.Databases;
 import org.albumstore.common.db.Schema;
 import org.albumstore.common.tls.TlsFailures;
-import org.albumstore.consumer.amqp.DeadLetterPublisher;
-import org.albumstore.consumer.batch.BatchProcessor;
 import org.albumstore.consumer.batch.ChannelWorker;
+import org.albumstore.consumer.batch.WorkerConfig;
 import org.albumstore.consumer.ledger.LedgerPruner;
 import org.albumstore.consumer.ledger.LedgerRetention;
 import org.albumstore.consumer.metrics.ConsumerCounters;
@@ -69,6 +67,7 @@ public final class AlbumStoreConsumer implements AutoCloseable {
   private LedgerPruner pruner;
   private OutageLog databaseOutages;
   private MetricsHttpServer metricsServer;
+  private String metricsBindAddress;
   private RateReporter reporter;
   private final PlantedDefect defect;
 
@@ -154,68 +153,25 @@ public final class AlbumStoreConsumer implements AutoCloseable {
     metrics.bindHealth(health);
     if (metricsSettings.enabled()) {
       metricsServer = serveMetrics(metricsSettings);
+      metricsBindAddress = metricsSettings.bindAddress();
     }
     if (settings.initSchema()) {
-      try {
-        Schema.apply(pool);
-      } catch (SQLException e) {
-        // Names the database: the pool's own message ("Connection is not available") does not.
-        throw new SQLException(
-            "database " + database.jdbcUrl() + ": " + TlsFailures.describe(e), e.getSQLState(), e);
-      }
-      log.info("schema applied to {}", database.jdbcUrl());
+      applySchema(database);
     }
-    // A pool of its own: the pruner holds its connection for a whole run, never one a worker needs.
-    ledgerPool = Databases.pool(database, "albumstore-consumer-ledger", 1);
-    metrics.bindPool(ledgerPool);
-    pruner = new LedgerPruner(ledgerPool, retention);
-    pruner.bindTo(metrics.registry());
-    pruner.start();
-    BatchWriter writer = new BatchWriter(pool, defect);
+    startPruner(database, retention);
     databaseOutages = new OutageLog("database writes");
-    OutageLog brokerOutages = new OutageLog("dead-letter publishing");
-    String instance = UUID.randomUUID().toString().substring(0, 8);
-    ConnectionFactory factory = AmqpConnections.factory(amqp);
-    metrics.bindAmqp(factory);
-    for (int c = 1; c <= settings.connections(); c++) {
-      Connection connection;
-      try {
-        connection =
-            AmqpConnections.open(factory, amqp, "albumstore-consumer-" + instance + "-" + c);
-      } catch (IOException e) {
-        throw new IOException("broker " + amqp.redactedUri() + ": " + TlsFailures.describe(e), e);
-      }
-      connections.add(connection);
-      for (int k = 1; k <= settings.channelsPerConnection(); k++) {
-        Channel channel = connection.createChannel();
-        if (c == 1 && k == 1) {
-          // On a channel that stays open: amqp-client's topology recovery re-declares on the
-          // channel that declared, so a short-lived one would make every recovery fail noisily.
-          Topology.declare(channel, amqp);
-        }
-        channel.basicQos(settings.prefetch());
-        CountDownLatch stop = new CountDownLatch(1);
-        DeadLetterPublisher deadLetters =
-            new DeadLetterPublisher(connection, amqp, DEAD_LETTER_CONFIRM_MILLIS);
-        BatchProcessor processor =
-            new BatchProcessor(writer, deadLetters, metrics, databaseOutages, brokerOutages, stop);
-        ChannelWorker worker =
-            new ChannelWorker(
-                "albumstore-consumer-" + instance + "-c" + c + "-ch" + k,
-                channel,
-                amqp.queue(),
-                priority(settings, c, k),
-                settings.prefetch(),
-                settings.batchSize(),
-                settings.batchWaitMillis(),
-                processor,
-                deadLetters,
-                metrics,
-                stop);
-        workers.add(worker);
-        worker.start();
-      }
-    }
+    WorkerConfig config =
+        new WorkerConfig(
+            amqp,
+            settings.prefetch(),
+            settings.batchSize(),
+            settings.batchWaitMillis(),
+            DEAD_LETTER_CONFIRM_MILLIS,
+            new BatchWriter(pool, defect),
+            metrics,
+            databaseOutages,
+            new OutageLog("dead-letter publishing"));
+    startWorkers(settings, config);
     reporter = new RateReporter(metrics, settings.statsIntervalSeconds());
     log.info(
         "consuming {} with {} connections x {} channels, prefetch {}, batches of up to {} (wait {}"
@@ -226,6 +182,67 @@ public final class AlbumStoreConsumer implements AutoCloseable {
         settings.prefetch(),
         settings.batchSize(),
         settings.batchWaitMillis());
+  }
+
+  private void applySchema(DatabaseSettings database) throws SQLException {
+    try {
+      Schema.apply(pool);
+    } catch (SQLException e) {
+      // Names the database: the pool's own message ("Connection is not available") does not.
+      throw new SQLException(
+          "database " + database.jdbcUrl() + ": " + TlsFailures.describe(e), e.getSQLState(), e);
+    }
+    log.info("schema applied to {}", database.jdbcUrl());
+  }
+
+  /**
+   * Starts the ledger's background delete, on a pool of its own: the pruner holds its connection
+   * for a whole run, never one a worker needs.
+   */
+  private void startPruner(DatabaseSettings database, LedgerRetention retention) {
+    ledgerPool = Databases.pool(database, "albumstore-consumer-ledger", 1);
+    metrics.bindPool(ledgerPool);
+    pruner = new LedgerPruner(ledgerPool, retention);
+    pruner.bindTo(metrics.registry());
+    pruner.start();
+  }
+
+  /** Opens the M connections and starts K workers on each, declaring the topology first. */
+  private void startWorkers(ConsumerSettings settings, WorkerConfig config)
+      throws IOException, TimeoutException {
+    AmqpSettings amqp = config.amqp();
+    String instance = UUID.randomUUID().toString().substring(0, 8);
+    ConnectionFactory factory = AmqpConnections.factory(amqp);
+    metrics.bindAmqp(factory);
+    for (int c = 1; c <= settings.connections(); c++) {
+      Connection connection = openConnection(factory, amqp, "albumstore-consumer-" + instance, c);
+      connections.add(connection);
+      for (int k = 1; k <= settings.channelsPerConnection(); k++) {
+        Channel channel = connection.createChannel();
+        if (c == 1 && k == 1) {
+          // On a channel that stays open: amqp-client's topology recovery re-declares on the
+          // channel that declared, so a short-lived one would make every recovery fail noisily.
+          Topology.declare(channel, amqp);
+        }
+        channel.basicQos(settings.prefetch());
+        String name = "albumstore-consumer-" + instance + "-c" + c + "-ch" + k;
+        ChannelWorker worker =
+            new ChannelWorker(config, connection, channel, name, priority(settings, c, k));
+        workers.add(worker);
+        worker.start();
+      }
+    }
+  }
+
+  /** Connection {@code c} (from 1), named {@code prefix-c}; a failure names the broker. */
+  private static Connection openConnection(
+      ConnectionFactory factory, AmqpSettings amqp, String prefix, int c)
+      throws IOException, TimeoutException {
+    try {
+      return AmqpConnections.open(factory, amqp, prefix + "-" + c);
+    } catch (IOException e) {
+      throw new IOException("broker " + amqp.redactedUri() + ": " + TlsFailures.describe(e), e);
+    }
   }
 
   /**
@@ -271,6 +288,25 @@ public final class AlbumStoreConsumer implements AutoCloseable {
   /** The port of {@code GET /metrics}, or -1 when not served. */
   public int metricsPort() {
     return metricsServer == null ? -1 : metricsServer.port();
+  }
+
+  /**
+   * Where a client on this machine reads {@code GET /metrics}, e.g. {@code
+   * http://127.0.0.1:9091/metrics}, or null when not served. Bound to every address (0.0.0.0 or
+   * ::), it answers on the loopback address, which is one of them.
+   */
+  public String metricsUrl() {
+    return metricsServer == null ? null : metricsUrl(metricsBindAddress, metricsServer.port());
+  }
+
+  static String metricsUrl(String bindAddress, int port) {
+    String host = bindAddress;
+    if (host.equals("0.0.0.0") || host.equals("::")) {
+      host = "127.0.0.1";
+    } else if (host.indexOf(':') >= 0) {
+      host = "[" + host + "]";
+    }
+    return "http://" + host + ":" + port + MetricsHttpServer.PATH;
   }
 
   private boolean brokerUp() {

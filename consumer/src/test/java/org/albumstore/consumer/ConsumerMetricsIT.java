@@ -77,6 +77,8 @@ class ConsumerMetricsIT {
   @Test
   void theEndpointServesTheDocumentedNamesOnItsOwnPort() throws Exception {
     assertThat(consumer.metricsPort()).isPositive();
+    assertThat(consumer.metricsUrl())
+        .isEqualTo("http://127.0.0.1:" + consumer.metricsPort() + "/metrics");
     HttpResponse<String> r = get("/metrics");
     assertThat(r.statusCode()).isEqualTo(200);
     assertThat(r.headers().firstValue("Content-Type").orElseThrow())

@@ -129,6 +129,40 @@ final class ClusterRun extends LaunchBase {
 
   /** Checks the options and the tools, then starts every part in order. */
   Started start() throws Exception {
+    checkTools();
+    String queue = CommonSettings.QUEUE.read(env);
+    ServiceResolver resolver = new ServiceResolver(env, options.embedded);
+    resolver.databaseSource();
+    String runId = UUID.randomUUID().toString().substring(0, 8);
+    Path dir = Files.createTempDirectory("albumstore-cluster-" + runId + "-");
+    Resolved<DatabaseSettings> database = startDatabase(resolver);
+    RabbitCluster brokers = startBrokers(runId, dir);
+    stack.checkRunning("balancer");
+    long t0 = System.nanoTime();
+    List<Integer> serverPorts = new ArrayList<>();
+    for (int i = 0; i < options.servers; i++) {
+      serverPorts.add(RabbitNode.freePort());
+    }
+    HaProxy balancer =
+        stack.add(
+            "HAProxy", HaProxy.start(dir.resolve("haproxy"), serverPorts, brokers.amqpPorts()));
+    AmqpSettings amqp = amqpThrough(balancer, queue);
+    step(3, balancerLine(balancer), t0);
+    List<ChildJvm> servers = startServers(serverPorts, amqp, database.settings(), dir);
+    List<ChildJvm> consumers = startConsumers(balancer, amqp, database.settings(), dir);
+    return new Started(
+        database,
+        brokers,
+        balancer,
+        amqp,
+        List.copyOf(servers),
+        List.copyOf(serverPorts),
+        List.copyOf(consumers),
+        dir);
+  }
+
+  /** The cluster options, and the installed RabbitMQ and HAProxy it needs. */
+  private void checkTools() {
     options.checkCluster();
     if (!RabbitCluster.installed()) {
       throw new IllegalStateException(
@@ -140,12 +174,10 @@ final class ClusterRun extends LaunchBase {
           "--topology cluster needs HAProxy installed (Debian/Ubuntu: apt-get install haproxy;"
               + " macOS: brew install haproxy)");
     }
-    String queue = CommonSettings.QUEUE.read(env);
-    ServiceResolver resolver = new ServiceResolver(env, options.embedded);
-    resolver.databaseSource();
-    String runId = UUID.randomUUID().toString().substring(0, 8);
-    Path dir = Files.createTempDirectory("albumstore-cluster-" + runId + "-");
+  }
 
+  /** Step 1: the database, resolved as for the single stack, with the schema applied. */
+  private Resolved<DatabaseSettings> startDatabase(ServiceResolver resolver) throws Exception {
     long t0 = System.nanoTime();
     Resolved<DatabaseSettings> database = resolver.resolveDatabase();
     if (database.source() == Source.EMBEDDED) {
@@ -153,9 +185,13 @@ final class ClusterRun extends LaunchBase {
     }
     applySchema(database.settings());
     step(1, database.description() + "; schema applied", t0);
+    return database;
+  }
 
+  /** Step 2: the RabbitMQ nodes, clustered, with their data under {@code dir}. */
+  private RabbitCluster startBrokers(String runId, Path dir) throws Exception {
     stack.checkRunning("broker nodes");
-    t0 = System.nanoTime();
+    long t0 = System.nanoTime();
     RabbitCluster brokers =
         stack.add(
             "RabbitMQ cluster",
@@ -171,55 +207,57 @@ final class ClusterRun extends LaunchBase {
             + RabbitCluster.PARTITION_HANDLING
             + ")",
         t0);
+    return brokers;
+  }
 
-    stack.checkRunning("balancer");
-    t0 = System.nanoTime();
-    List<Integer> serverPorts = new ArrayList<>();
-    for (int i = 0; i < options.servers; i++) {
-      serverPorts.add(RabbitNode.freePort());
-    }
-    HaProxy balancer =
-        stack.add(
-            "HAProxy", HaProxy.start(dir.resolve("haproxy"), serverPorts, brokers.amqpPorts()));
-    AmqpSettings amqp =
-        new AmqpSettings(
-            "amqp://guest:guest@127.0.0.1:" + balancer.amqpPort() + "/%2F",
-            CommonSettings.AMQP_ADDRESSES.defaultValue(),
-            queue,
-            QueueType.QUORUM,
-            Math.min(3, options.brokerNodes));
-    step(
-        3,
-        "balancer: HAProxy (pid "
-            + balancer.pid()
-            + ") http on "
-            + balancer.httpPort()
-            + " (leastconn, /albumstore/health), amqp on "
-            + balancer.amqpPort()
-            + " (tcp)",
-        t0);
+  /** The instances' broker: one endpoint, the balancer's tcp frontend; a quorum queue. */
+  private AmqpSettings amqpThrough(HaProxy balancer, String queue) {
+    return new AmqpSettings(
+        "amqp://guest:guest@127.0.0.1:" + balancer.amqpPort() + "/%2F",
+        CommonSettings.AMQP_ADDRESSES.defaultValue(),
+        queue,
+        QueueType.QUORUM,
+        Math.min(3, options.brokerNodes));
+  }
 
+  private static String balancerLine(HaProxy balancer) {
+    return "balancer: HAProxy (pid "
+        + balancer.pid()
+        + ") http on "
+        + balancer.httpPort()
+        + " (leastconn, /albumstore/health), amqp on "
+        + balancer.amqpPort()
+        + " (tcp)";
+  }
+
+  /** Step 4: a server JVM on each of {@code ports}, each answering UP. */
+  private List<ChildJvm> startServers(
+      List<Integer> ports, AmqpSettings amqp, DatabaseSettings db, Path dir) throws Exception {
     stack.checkRunning("servers");
-    t0 = System.nanoTime();
+    long t0 = System.nanoTime();
     List<ChildJvm> servers = new ArrayList<>();
     for (int i = 0; i < options.servers; i++) {
-      servers.add(
-          stack.add(
-              "server " + (i + 1),
-              startServer(i + 1, serverPorts.get(i), amqp, database.settings(), dir)));
+      servers.add(stack.add("server " + (i + 1), startServer(i + 1, ports.get(i), amqp, db, dir)));
     }
-    for (int port : serverPorts) {
+    for (int port : ports) {
       ServerHealth.awaitUp(
           "http://127.0.0.1:" + port + CommonSettings.CONTEXT_PATH, SERVER_START_LIMIT);
     }
-    step(4, "servers: " + options.servers + " JVMs on ports " + serverPorts + ", each UP", t0);
+    step(4, "servers: " + options.servers + " JVMs on ports " + ports + ", each UP", t0);
+    return servers;
+  }
 
+  /**
+   * Step 5: the consumer JVMs; done once the balancer routes to the servers and every consumer's
+   * metrics answer.
+   */
+  private List<ChildJvm> startConsumers(
+      HaProxy balancer, AmqpSettings amqp, DatabaseSettings db, Path dir) throws Exception {
     stack.checkRunning("consumers");
-    t0 = System.nanoTime();
+    long t0 = System.nanoTime();
     List<ChildJvm> consumers = new ArrayList<>();
     for (int i = 0; i < options.consumers; i++) {
-      consumers.add(
-          stack.add("consumer " + (i + 1), startConsumer(i + 1, amqp, database.settings(), dir)));
+      consumers.add(stack.add("consumer " + (i + 1), startConsumer(i + 1, amqp, db, dir)));
     }
     // The balancer routes only to servers whose check passed twice.
     balancer.awaitServersUp(SERVER_START_LIMIT);
@@ -233,20 +271,12 @@ final class ClusterRun extends LaunchBase {
         "consumers: "
             + options.consumers
             + " JVMs on queue "
-            + queue
+            + amqp.queue()
             + " (quorum, "
             + amqp.quorumGroupSize()
             + " members)",
         t0);
-    return new Started(
-        database,
-        brokers,
-        balancer,
-        amqp,
-        List.copyOf(servers),
-        List.copyOf(serverPorts),
-        List.copyOf(consumers),
-        dir);
+    return consumers;
   }
 
   ChildJvm startServer(int n, int port, AmqpSettings amqp, DatabaseSettings db, Path dir)

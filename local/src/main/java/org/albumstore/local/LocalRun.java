@@ -15,7 +15,6 @@ import org.albumstore.common.config.DatabaseSettings;
 import org.albumstore.common.config.Env;
 import org.albumstore.consumer.AlbumStoreConsumer;
 import org.albumstore.consumer.ConsumerSettings;
-import org.albumstore.consumer.metrics.MetricsHttpServer;
 import org.albumstore.consumer.metrics.MetricsSettings;
 import org.albumstore.embedded.Resolved;
 import org.albumstore.embedded.ServiceResolver;
@@ -114,7 +113,7 @@ final class LocalRun extends LaunchBase {
             "consumer",
             AlbumStoreConsumer.start(cs, broker.settings(), database.settings(), metrics));
     StartedStack started =
-        new StartedStack(database, broker, server, consumer, cs, metricsUrl(metrics, consumer));
+        new StartedStack(database, broker, server, consumer, cs, consumer.metricsUrl());
     step(4, started.consumerLine(), t0);
     return started;
   }
@@ -130,20 +129,6 @@ final class LocalRun extends LaunchBase {
             Map.of(
                 MetricsSettings.PORT.variable(),
                 MetricsSettings.PORT.withDefault(0).readText(env))));
-  }
-
-  /** Where the client reaches the consumer's metrics, or null when they are off. */
-  private static String metricsUrl(MetricsSettings s, AlbumStoreConsumer consumer) {
-    if (consumer.metricsPort() < 0) {
-      return null;
-    }
-    String host = s.bindAddress();
-    if (host.equals("0.0.0.0") || host.equals("::")) {
-      host = "127.0.0.1"; // every address: loopback is one of them
-    } else if (host.indexOf(':') >= 0) {
-      host = "[" + host + "]";
-    }
-    return "http://" + host + ":" + consumer.metricsPort() + MetricsHttpServer.PATH;
   }
 
   /**

@@ -116,20 +116,7 @@ final class LocalStack {
    */
   private void stop(Part p) {
     long t0 = System.nanoTime();
-    CompletableFuture<Void> stopped = new CompletableFuture<>();
-    Thread stopper =
-        new Thread(
-            () -> {
-              try {
-                p.resource().close();
-                stopped.complete(null);
-              } catch (Throwable e) {
-                stopped.completeExceptionally(e);
-              }
-            },
-            "albumstore-local-stop-" + p.name().replace(' ', '-'));
-    stopper.setDaemon(true);
-    stopper.start();
+    CompletableFuture<Void> stopped = closeInBackground(p);
     boolean interrupted = false;
     long deadline = t0 + PART_STOP_LIMIT.toNanos();
     try {
@@ -146,16 +133,7 @@ final class LocalStack {
           out.println("stopping the " + p.name() + " failed: " + e.getCause());
           return;
         } catch (TimeoutException e) {
-          log.error(
-              "the {} did not stop within {} s; going on without it",
-              p.name(),
-              PART_STOP_LIMIT.toSeconds());
-          out.println(
-              "gave up waiting for the "
-                  + p.name()
-                  + " after "
-                  + PART_STOP_LIMIT.toSeconds()
-                  + " s");
+          reportGaveUp(p);
           return;
         }
       }
@@ -164,5 +142,33 @@ final class LocalStack {
         Thread.currentThread().interrupt();
       }
     }
+  }
+
+  /** Closes the part on a daemon thread of its own; the future completes when the close ends. */
+  private static CompletableFuture<Void> closeInBackground(Part p) {
+    CompletableFuture<Void> stopped = new CompletableFuture<>();
+    Thread stopper =
+        new Thread(
+            () -> {
+              try {
+                p.resource().close();
+                stopped.complete(null);
+              } catch (Throwable e) {
+                stopped.completeExceptionally(e);
+              }
+            },
+            "albumstore-local-stop-" + p.name().replace(' ', '-'));
+    stopper.setDaemon(true);
+    stopper.start();
+    return stopped;
+  }
+
+  private void reportGaveUp(Part p) {
+    log.error(
+        "the {} did not stop within {} s; going on without it",
+        p.name(),
+        PART_STOP_LIMIT.toSeconds());
+    out.println(
+        "gave up waiting for the " + p.name() + " after " + PART_STOP_LIMIT.toSeconds() + " s");
   }
 }

@@ -57,44 +57,72 @@ public final class DeadLetterRedrive {
       long present = ch.queueDeclarePassive(amqp.deadLetterQueue()).getMessageCount();
       while (moved < present) {
         long group = Math.min(CONFIRM_GROUP, present - moved);
-        long lastTag = -1;
-        long taken = 0;
-        Map<String, Long> groupReasons = new HashMap<>();
-        for (; taken < group; taken++) {
-          GetResponse g = ch.basicGet(amqp.deadLetterQueue(), false);
-          if (g == null) {
-            break; // someone else took them meanwhile
-          }
-          groupReasons.merge(reason(g.getProps()), 1L, Long::sum);
-          ch.basicPublish(
-              amqp.exchange(),
-              Topology.ROUTING_KEY,
-              true,
-              withoutReason(g.getProps()),
-              g.getBody());
-          lastTag = g.getEnvelope().getDeliveryTag();
-        }
+        long taken = moveGroup(ch, amqp, group, returned, confirmTimeoutMillis, byReason);
         if (taken == 0) {
           break;
         }
-        // The broker sends a basic.return before its ack, and both arrive in order on the
-        // connection's thread: once the confirms are in, every return of this group is too.
-        ch.waitForConfirmsOrDie(confirmTimeoutMillis);
-        if (!returned.isEmpty()) {
-          throw new IOException(
-              "the write exchange "
-                  + amqp.exchange()
-                  + " did not route a copy to a queue ("
-                  + returned.iterator().next()
-                  + "); the originals stay in "
-                  + amqp.deadLetterQueue());
-        }
-        ch.basicAck(lastTag, true);
-        groupReasons.forEach((r, n) -> byReason.merge(r, n, Long::sum));
         moved += taken;
       }
     }
     return new Moved(moved, byReason);
+  }
+
+  /**
+   * Moves up to {@code group} messages: publishes their copies, waits for the confirms, then
+   * acknowledges the originals with one multiple-ack and adds their reasons to {@code byReason}.
+   *
+   * @return how many were moved; 0 when the dead-letter queue was empty
+   */
+  private static long moveGroup(
+      Channel ch,
+      AmqpSettings amqp,
+      long group,
+      Set<String> returned,
+      long confirmTimeoutMillis,
+      Map<String, Long> byReason)
+      throws IOException, TimeoutException, InterruptedException {
+    long lastTag = -1;
+    long taken = 0;
+    Map<String, Long> groupReasons = new HashMap<>();
+    for (; taken < group; taken++) {
+      GetResponse g = ch.basicGet(amqp.deadLetterQueue(), false);
+      if (g == null) {
+        break; // someone else took them meanwhile
+      }
+      groupReasons.merge(reason(g.getProps()), 1L, Long::sum);
+      ch.basicPublish(
+          amqp.exchange(), Topology.ROUTING_KEY, true, withoutReason(g.getProps()), g.getBody());
+      lastTag = g.getEnvelope().getDeliveryTag();
+    }
+    if (taken == 0) {
+      return 0;
+    }
+    awaitConfirms(ch, amqp, returned, confirmTimeoutMillis);
+    ch.basicAck(lastTag, true);
+    groupReasons.forEach((r, n) -> byReason.merge(r, n, Long::sum));
+    return taken;
+  }
+
+  /**
+   * Waits for the confirms of the copies published so far.
+   *
+   * @throws IOException when a copy came back unroutable; the originals stay unacknowledged
+   */
+  private static void awaitConfirms(
+      Channel ch, AmqpSettings amqp, Set<String> returned, long confirmTimeoutMillis)
+      throws IOException, TimeoutException, InterruptedException {
+    // The broker sends a basic.return before its ack, and both arrive in order on the
+    // connection's thread: once the confirms are in, every return of this group is too.
+    ch.waitForConfirmsOrDie(confirmTimeoutMillis);
+    if (!returned.isEmpty()) {
+      throw new IOException(
+          "the write exchange "
+              + amqp.exchange()
+              + " did not route a copy to a queue ("
+              + returned.iterator().next()
+              + "); the originals stay in "
+              + amqp.deadLetterQueue());
+    }
   }
 
   private static String reason(AMQP.BasicProperties props) {

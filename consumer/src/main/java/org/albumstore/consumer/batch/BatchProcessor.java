@@ -42,7 +42,7 @@ import org.slf4j.LoggerFactory;
  * unacknowledged and the broker redelivers it; whatever part of it did commit is harmless to apply
  * again (idempotent albums, review ledger). One instance per worker thread.
  */
-public final class BatchProcessor {
+final class BatchProcessor {
   private static final Logger log = LoggerFactory.getLogger(BatchProcessor.class);
 
   private final BatchWriter writer;
@@ -56,7 +56,7 @@ public final class BatchProcessor {
   /**
    * @param stop counted down when the worker must stop; retries give up once it is
    */
-  public BatchProcessor(
+  BatchProcessor(
       BatchWriter writer,
       DeadLetterPublisher deadLetters,
       ConsumerMetrics metrics,
@@ -77,7 +77,7 @@ public final class BatchProcessor {
    * @return true when all are done and may be acknowledged; false when a stop request ended the
    *     retries and none may be acknowledged
    */
-  public boolean process(List<Delivery> deliveries) {
+  boolean process(List<Delivery> deliveries) {
     List<Decoded> valid = new ArrayList<>(deliveries.size());
     List<Rejected> rejected = new ArrayList<>();
     for (Delivery d : deliveries) {

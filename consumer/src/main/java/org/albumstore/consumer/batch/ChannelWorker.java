@@ -1,6 +1,7 @@
 package org.albumstore.consumer.batch;
 
 import com.rabbitmq.client.Channel;
+import com.rabbitmq.client.Connection;
 import com.rabbitmq.client.Delivery;
 import java.io.IOException;
 import java.util.List;
@@ -53,37 +54,42 @@ public final class ChannelWorker {
   private final BatchProcessor processor;
   private final DeadLetterPublisher deadLetters;
   private final ConsumerMetrics metrics;
+
+  /** Counted down by {@link #requestStop()}; the processor's retries give up once it is. */
   private final CountDownLatch stop;
+
   private final Thread thread;
   private volatile boolean exited;
   private volatile boolean cancelledByBroker;
   private boolean ackFailing;
 
   /**
+   * A worker for {@code channel} of {@code connection} (its dead letters go out on a channel of
+   * their own on the same connection).
+   *
+   * @param name the worker thread's name, also its consumer tag
    * @param priority this worker's consumer priority: the highest one takes a steady flow
-   * @param stop the latch {@code processor} watches; counted down by {@link #requestStop()}
    */
   public ChannelWorker(
-      String name,
-      Channel channel,
-      String queue,
-      int priority,
-      int prefetch,
-      int batchSize,
-      long batchWaitMillis,
-      BatchProcessor processor,
-      DeadLetterPublisher deadLetters,
-      ConsumerMetrics metrics,
-      CountDownLatch stop) {
+      WorkerConfig config, Connection connection, Channel channel, String name, int priority) {
     this.name = name;
     this.channel = channel;
-    this.queue = queue;
+    this.queue = config.amqp().queue();
     this.priority = priority;
-    this.inbox = new BatchInbox<>(2 * prefetch, batchSize, batchWaitMillis);
-    this.processor = processor;
-    this.deadLetters = deadLetters;
-    this.metrics = metrics;
-    this.stop = stop;
+    this.inbox =
+        new BatchInbox<>(2 * config.prefetch(), config.batchSize(), config.batchWaitMillis());
+    this.stop = new CountDownLatch(1);
+    this.deadLetters =
+        new DeadLetterPublisher(connection, config.amqp(), config.deadLetterConfirmMillis());
+    this.processor =
+        new BatchProcessor(
+            config.writer(),
+            deadLetters,
+            config.metrics(),
+            config.databaseOutages(),
+            config.brokerOutages(),
+            stop);
+    this.metrics = config.metrics();
     this.thread = new Thread(this::run, name);
   }
 

@@ -35,7 +35,7 @@ public final class Aggregate {
    * UUIDs in PostgreSQL's order (unsigned, byte by byte), which is also the ledger index's order.
    * {@link UUID#compareTo} compares signed longs and would order some IDs differently.
    */
-  public static final Comparator<UUID> UUID_ORDER =
+  static final Comparator<UUID> UUID_ORDER =
       Comparator.comparing(UUID::getMostSignificantBits, Long::compareUnsigned)
           .thenComparing(UUID::getLeastSignificantBits, Long::compareUnsigned);
 
@@ -95,12 +95,12 @@ public final class Aggregate {
         messages.size(), List.copyOf(albums.values()), new LinkedHashMap<>(reviews), unkeyed);
   }
 
-  public int messageCount() {
+  int messageCount() {
     return messageCount;
   }
 
   /** Distinct albums, ascending by album ID. */
-  public List<NewAlbum> albums() {
+  List<NewAlbum> albums() {
     return albums;
   }
 
@@ -109,12 +109,12 @@ public final class Aggregate {
    * of every keyed review (or review of a message without an ID) and the message ID of every
    * message with unkeyed reviews.
    */
-  public List<UUID> ledgerIds() {
+  List<UUID> ledgerIds() {
     return ledgerIds;
   }
 
   /** Reviews in the batch, a message sent twice counted once. */
-  public int reviewCount() {
+  int reviewCount() {
     long n = reviewsById.size();
     for (List<AlbumVotes> vs : unkeyedByMessage.values()) {
       for (AlbumVotes v : vs) {
@@ -130,7 +130,7 @@ public final class Aggregate {
    * per album, ascending by album ID. Reviews not in the set were applied before and change
    * nothing; IDs in the set that this batch does not hold are ignored.
    */
-  public List<AlbumDelta> deltasFor(Collection<UUID> newLedgerIds) {
+  List<AlbumDelta> deltasFor(Collection<UUID> newLedgerIds) {
     Map<String, long[]> perAlbum = new TreeMap<>();
     // A set: an ID listed twice must still count once.
     for (UUID id : new HashSet<>(newLedgerIds)) {

@@ -1,4 +1,4 @@
 package org.albumstore.consumer.sql;
 
 /** How much one batch moves one album's counters; both deltas are at least zero. */
-public record AlbumDelta(String albumId, long likes, long dislikes) {}
+record AlbumDelta(String albumId, long likes, long dislikes) {}

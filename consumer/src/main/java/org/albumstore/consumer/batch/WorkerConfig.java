@@ -1,0 +1,32 @@
+package org.albumstore.consumer.batch;
+
+import org.albumstore.common.config.AmqpSettings;
+import org.albumstore.consumer.metrics.ConsumerMetrics;
+import org.albumstore.consumer.retry.OutageLog;
+import org.albumstore.consumer.sql.BatchWriter;
+
+/**
+ * What every channel worker of one consumer shares: where it consumes and dead-letters, how it cuts
+ * batches, and the writer, meters and outage logs its batches go to. Built once per consumer; each
+ * {@link ChannelWorker} adds only its own channel, name and priority.
+ *
+ * @param amqp the write queue to consume and its dead-letter queue
+ * @param prefetch unacknowledged messages per channel; the inbox holds twice as many
+ * @param batchSize deliveries per transaction, at most
+ * @param batchWaitMillis how long a partial batch waits for more; 0 = no wait
+ * @param deadLetterConfirmMillis how long a dead letter waits for the broker's confirm
+ * @param writer applies one batch in one transaction
+ * @param metrics the running totals and meters the workers report to
+ * @param databaseOutages the workers' shared log of failing database writes
+ * @param brokerOutages the workers' shared log of failing dead-letter publishing
+ */
+public record WorkerConfig(
+    AmqpSettings amqp,
+    int prefetch,
+    int batchSize,
+    long batchWaitMillis,
+    long deadLetterConfirmMillis,
+    BatchWriter writer,
+    ConsumerMetrics metrics,
+    OutageLog databaseOutages,
+    OutageLog brokerOutages) {}

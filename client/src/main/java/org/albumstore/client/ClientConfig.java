@@ -10,7 +10,7 @@ import org.albumstore.common.config.DatabaseSettings;
 
 /**
  * Everything a run needs, read once from the command line and the environment ({@link
- * ClientCommand#toConfig}) and passed in; nothing deeper reads either.
+ * ConfigResolver#resolve}) and passed in; nothing deeper reads either.
  *
  * @param url base URL, no trailing slash
  * @param rate requests per second in the open model; 0 for the closed model

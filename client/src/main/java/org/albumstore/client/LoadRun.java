@@ -50,7 +50,6 @@ import org.albumstore.client.tiers.TierReadings;
 import org.albumstore.client.tiers.TierSampler;
 import org.albumstore.client.verify.AlbumLedger;
 import org.albumstore.client.verify.LedgerFile;
-import org.albumstore.client.verify.LedgerSegment;
 import org.albumstore.client.workload.FixedRatePacer;
 import org.albumstore.client.workload.Pacer;
 import org.albumstore.client.workload.RampRatePacer;
@@ -59,9 +58,9 @@ import org.albumstore.client.workload.RecentAlbums;
 import org.albumstore.client.workload.SteppedRatePacer;
 import org.albumstore.client.workload.ThreadGroupPlan;
 import org.albumstore.client.workload.VirtualUser;
-import org.albumstore.client.workload.Workload;
 import org.albumstore.client.workload.WorkloadListener;
 import org.albumstore.client.workload.WorkloadScheduler;
+import org.albumstore.client.workload.WriterJob;
 import org.albumstore.client.workload.WriterLoop;
 import org.albumstore.common.config.AmqpSettings;
 import org.slf4j.Logger;
@@ -200,15 +199,16 @@ final class LoadRun {
                 new ThreadGroupPlan(cfg.groupSize(), cfg.groups(), cfg.delay(), cfg.getThreads()),
                 i ->
                     writers.task(
-                        cfg.workload(),
-                        pacer,
-                        keys,
-                        "t" + i,
-                        cfg.iterations(),
-                        ledger.newSegment(),
-                        recent,
-                        writerDone,
-                        cfg.readsBack(i)),
+                        new WriterJob(
+                            cfg.workload(),
+                            pacer,
+                            keys,
+                            "t" + i,
+                            cfg.iterations(),
+                            ledger.newSegment(),
+                            recent,
+                            writerDone,
+                            cfg.readsBack(i))),
                 keepReading ->
                     new ReaderLoop(
                         writers.forProcess("r" + readerNo.getAndIncrement()),
@@ -416,15 +416,16 @@ final class LoadRun {
             new ThreadGroupPlan(threads, 1, Duration.ZERO, 0),
             i ->
                 api.task(
-                    cfg.workload(),
-                    Pacer.UNPACED,
-                    keys,
-                    prefix + i,
-                    iterations,
-                    ledger.newSegment(),
-                    recent,
-                    this::stopped,
-                    false),
+                    new WriterJob(
+                        cfg.workload(),
+                        Pacer.UNPACED,
+                        keys,
+                        prefix + i,
+                        iterations,
+                        ledger.newSegment(),
+                        recent,
+                        this::stopped,
+                        false)),
             keepReading -> () -> {},
             WorkloadListener.NONE);
     scheduler = warm;
@@ -467,42 +468,12 @@ final class LoadRun {
       return history == null ? blocking : blocking.withAttemptLog(log(label));
     }
 
-    Runnable task(
-        Workload workload,
-        Pacer pacer,
-        IdempotencyKeys keys,
-        String label,
-        int iterations,
-        LedgerSegment segment,
-        RecentAlbums recent,
-        BooleanSupplier stopped,
-        boolean readBack) {
+    /** The task that runs {@code job}: on the event loops when it can, else on its thread. */
+    Runnable task(WriterJob job) {
       if (async != null) {
-        VirtualUser user =
-            new VirtualUser(
-                async.forOneUser(log(label)),
-                workload,
-                pacer,
-                keys,
-                label,
-                iterations,
-                segment,
-                recent,
-                stopped);
-        return (readBack ? user.readingBack() : user).awaitingTask();
+        return new VirtualUser(async.forOneUser(log(job.label())), job).awaitingTask();
       }
-      WriterLoop loop =
-          new WriterLoop(
-              forProcess(label),
-              workload,
-              pacer,
-              keys,
-              label,
-              iterations,
-              segment,
-              recent,
-              stopped);
-      return readBack ? loop.readingBack() : loop;
+      return new WriterLoop(forProcess(job.label()), job);
     }
   }
 

@@ -118,14 +118,16 @@ class VirtualUsersOnNettyTest {
         users.add(
             new VirtualUser(
                     client.forOneUser(),
-                    Workload.ALBUM_REVIEWS,
-                    Pacer.UNPACED,
-                    new IdempotencyKeys("run1"),
-                    "t" + u,
-                    ITERATIONS,
-                    ledger,
-                    new RecentAlbums(16),
-                    () -> false)
+                    new WriterJob(
+                        Workload.ALBUM_REVIEWS,
+                        Pacer.UNPACED,
+                        new IdempotencyKeys("run1"),
+                        "t" + u,
+                        ITERATIONS,
+                        ledger,
+                        new RecentAlbums(16),
+                        () -> false,
+                        false))
                 .start());
       }
       CompletableFuture.allOf(users.toArray(CompletableFuture[]::new)).get(60, TimeUnit.SECONDS);

@@ -35,7 +35,7 @@ import org.albumstore.common.config.DatabaseSettings;
  * @param history record the operation history and judge it at the end
  * @param historyDatabase where the history's checker reads the rows, or null for the reads only
  */
-public record ClientConfig(
+record ClientConfig(
     String url,
     int groupSize,
     int groups,

@@ -36,7 +36,7 @@ import org.slf4j.LoggerFactory;
  * writes against the server, prints the merged report and, with {@code --out}, writes its {@code
  * summary.json} and {@code spectrum.png}.
  */
-public final class MergeRun {
+final class MergeRun {
   private static final Logger log = LoggerFactory.getLogger(MergeRun.class);
 
   private final MergeCommand cmd;

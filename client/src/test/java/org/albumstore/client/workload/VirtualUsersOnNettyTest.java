@@ -20,9 +20,10 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 import org.albumstore.client.http.AlbumImage;
 import org.albumstore.client.http.AsyncAlbumStoreClient;
+import org.albumstore.client.http.AsyncTransport;
 import org.albumstore.client.http.IdempotencyKeys;
-import org.albumstore.client.http.NettyTransport;
 import org.albumstore.client.http.RetryPolicy;
+import org.albumstore.client.http.TransportKind;
 import org.albumstore.client.stats.Completion;
 import org.albumstore.client.stats.RequestObserver;
 import org.albumstore.client.verify.ExpectedCounts;
@@ -107,7 +108,8 @@ class VirtualUsersOnNettyTest {
     RetryPolicy quickRetries =
         new RetryPolicy(3, Duration.ofMillis(1), Duration.ofMillis(5), Duration.ofMillis(5));
     String url = "http://127.0.0.1:" + server.getAddress().getPort() + "/albumstore";
-    try (NettyTransport transport = new NettyTransport(url, 2, Duration.ofSeconds(30))) {
+    try (AsyncTransport transport =
+        (AsyncTransport) TransportKind.NETTY.open(url, USERS, 2, Duration.ofSeconds(30))) {
       AsyncAlbumStoreClient client =
           AsyncAlbumStoreClient.create(transport, quickRetries, observer, AlbumImage.builtIn());
       List<LedgerSegment> ledgers = new ArrayList<>();

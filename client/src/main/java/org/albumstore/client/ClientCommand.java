@@ -1,13 +1,11 @@
 package org.albumstore.client;
 
 import java.nio.file.Path;
-import java.time.LocalDateTime;
 import java.util.List;
 import java.util.Map;
 import org.albumstore.client.history.HistoryFile;
 import org.albumstore.client.http.TransportKind;
 import org.albumstore.client.workload.Workload;
-import org.albumstore.common.config.Env;
 import org.albumstore.common.config.SettingOptions;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.IModelTransformer;
@@ -17,10 +15,11 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /**
- * The command line. Options that may also come from the environment are derived from their
- * declarations in {@link ClientSettings} and have no value unless given: {@link #toConfig} resolves
- * flag, then variable, then default, so the {@code --help} text states each declared default (and
- * never prints a password taken from the environment), and tests pass their own {@link Env}.
+ * The command line: the parsed options and their defaults, nothing more. Options that may also come
+ * from the environment are derived from their declarations in {@link ClientSettings} and have no
+ * value unless given: {@code ConfigResolver} resolves flag, then variable, then default, so the
+ * {@code --help} text states each declared default (and never prints a password taken from the
+ * environment), and tests pass their own {@code Env}.
  */
 @Command(
     name = "java -jar client.jar",
@@ -416,10 +415,5 @@ final class ClientCommand {
   /** The flags of {@link ClientSettings} that were given, keyed by their variables. */
   Map<String, String> givenSettings() {
     return SettingOptions.given(spec, ClientSettings.DECLARED);
-  }
-
-  /** Resolves flags, environment and defaults: see {@link ConfigResolver}. */
-  ClientConfig toConfig(Env env, LocalDateTime now) {
-    return ConfigResolver.resolve(this, env, now);
   }
 }

@@ -10,7 +10,7 @@ import org.albumstore.common.config.DatabaseSettings;
 
 /**
  * Everything a run needs, read once from the command line and the environment ({@link
- * ClientCommand#toConfig}) and passed in; nothing deeper reads either.
+ * ConfigResolver#resolve}) and passed in; nothing deeper reads either.
  *
  * @param url base URL, no trailing slash
  * @param rate requests per second in the open model; 0 for the closed model
@@ -35,7 +35,7 @@ import org.albumstore.common.config.DatabaseSettings;
  * @param history record the operation history and judge it at the end
  * @param historyDatabase where the history's checker reads the rows, or null for the reads only
  */
-public record ClientConfig(
+record ClientConfig(
     String url,
     int groupSize,
     int groups,

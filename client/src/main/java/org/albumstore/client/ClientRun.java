@@ -70,7 +70,7 @@ public final class ClientRun {
         cli.printVersionHelp(out);
         return new ClientResult(0, null);
       }
-      cfg = command.toConfig(env, LocalDateTime.now());
+      cfg = ConfigResolver.resolve(command, env, LocalDateTime.now());
     } catch (CommandLine.ParameterException | IllegalArgumentException e) {
       err.println("error: " + e.getMessage());
       err.println("Try --help for the options and their defaults.");

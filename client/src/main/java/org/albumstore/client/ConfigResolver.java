@@ -33,51 +33,114 @@ final class ConfigResolver {
   static ClientConfig resolve(ClientCommand c, Env env, LocalDateTime now) {
     Map<String, String> given = c.givenSettings();
     Env settings = env.withOverrides(given);
+    Groups groups = groups(c, given, settings);
+    checkCounts(c, groups);
+    List<Double> steps = rateSteps(c);
+    List<Double> ramp = rateRamp(c, steps);
+    double durationSeconds = durationSeconds(c, steps);
+    int iterations = iterations(c, durationSeconds);
+    List<Threshold> thresholds = thresholds(c);
+    checkBaselineAndRunId(c);
+    checkLimits(c, groups);
+    int ioThreads = ioThreads(c);
+    Stack stack = stack(settings, checkUrl(groups.baseUrl().trim()));
+    return new ClientConfig(
+        stack.baseUrl(),
+        groups.size(),
+        groups.count(),
+        seconds(groups.delaySeconds()),
+        iterations,
+        c.getThreads,
+        c.retries,
+        seconds(c.timeout),
+        c.rate,
+        c.warmupIterations,
+        c.image,
+        outDir(c, now),
+        stack.rmqApi(),
+        ClientSettings.RMQ_USER.read(settings),
+        ClientSettings.RMQ_PASSWORD.read(settings),
+        c.vhost,
+        stack.queue(),
+        stack.amqpUri(),
+        c.verify,
+        seconds(c.drainTimeout),
+        c.verifyThreads,
+        c.progress,
+        stack.serverMetrics(),
+        stack.consumerMetrics(),
+        c.workload != null ? Workload.fromCliName(c.workload) : ClientCommand.DEFAULT_WORKLOAD,
+        c.startupPhase,
+        seconds(durationSeconds),
+        steps,
+        ramp,
+        seconds(c.stepDuration),
+        thresholds,
+        c.baseline,
+        c.runId,
+        c.transport != null
+            ? TransportKind.fromCliName(c.transport)
+            : ClientCommand.DEFAULT_TRANSPORT,
+        ioThreads,
+        c.readBack,
+        c.history,
+        c.history ? ClientSettings.database(settings) : null);
+  }
+
+  /**
+   * The thread groups and the server, as the course's four positionals or as the options.
+   *
+   * @param baseUrl as given, not yet checked
+   */
+  private record Groups(int size, int count, double delaySeconds, String baseUrl) {}
+
+  private static Groups groups(ClientCommand c, Map<String, String> given, Env settings) {
     boolean positional =
         c.positionalGroupSize != null
             || c.positionalGroups != null
             || c.positionalDelay != null
             || c.positionalUrl != null;
-    int size;
-    int count;
-    double delaySeconds;
-    String baseUrl;
-    if (positional) {
-      if (c.positionalGroupSize == null
-          || c.positionalGroups == null
-          || c.positionalDelay == null
-          || c.positionalUrl == null) {
-        throw new IllegalArgumentException(
-            "the course form takes all four: <threadGroupSize> <numThreadGroups> <delay> <baseURL>");
-      }
-      if (c.threads != null
-          || c.groupSize != null
-          || c.groups != null
-          || c.delay != null
-          || given.containsKey(ClientSettings.URL.variable())) {
-        throw new IllegalArgumentException(
-            "give the load either positionally or with --threads/--group-size/--groups/--delay/--url,"
-                + " not both");
-      }
-      size = c.positionalGroupSize;
-      count = c.positionalGroups;
-      delaySeconds = c.positionalDelay;
-      baseUrl = c.positionalUrl;
-    } else {
-      if (c.threads != null && (c.groupSize != null || c.groups != null)) {
-        throw new IllegalArgumentException(
-            "--threads cannot be combined with --group-size/--groups");
-      }
-      size =
-          c.threads != null
-              ? c.threads
-              : c.groupSize != null ? c.groupSize : ClientCommand.DEFAULT_GROUP_SIZE;
-      count = c.threads != null ? 1 : c.groups != null ? c.groups : ClientCommand.DEFAULT_GROUPS;
-      delaySeconds = c.delay != null ? c.delay : ClientCommand.DEFAULT_DELAY;
-      baseUrl = ClientSettings.URL.read(settings);
+    return positional ? positionalGroups(c, given) : optionGroups(c, settings);
+  }
+
+  private static Groups positionalGroups(ClientCommand c, Map<String, String> given) {
+    if (c.positionalGroupSize == null
+        || c.positionalGroups == null
+        || c.positionalDelay == null
+        || c.positionalUrl == null) {
+      throw new IllegalArgumentException(
+          "the course form takes all four: <threadGroupSize> <numThreadGroups> <delay> <baseURL>");
     }
-    atLeast("threadGroupSize/--threads/--group-size", size, 1);
-    atLeast("numThreadGroups/--groups", count, 1);
+    if (c.threads != null
+        || c.groupSize != null
+        || c.groups != null
+        || c.delay != null
+        || given.containsKey(ClientSettings.URL.variable())) {
+      throw new IllegalArgumentException(
+          "give the load either positionally or with --threads/--group-size/--groups/--delay/--url,"
+              + " not both");
+    }
+    return new Groups(
+        c.positionalGroupSize, c.positionalGroups, c.positionalDelay, c.positionalUrl);
+  }
+
+  private static Groups optionGroups(ClientCommand c, Env settings) {
+    if (c.threads != null && (c.groupSize != null || c.groups != null)) {
+      throw new IllegalArgumentException("--threads cannot be combined with --group-size/--groups");
+    }
+    int size =
+        c.threads != null
+            ? c.threads
+            : c.groupSize != null ? c.groupSize : ClientCommand.DEFAULT_GROUP_SIZE;
+    int count = c.threads != null ? 1 : c.groups != null ? c.groups : ClientCommand.DEFAULT_GROUPS;
+    double delaySeconds = c.delay != null ? c.delay : ClientCommand.DEFAULT_DELAY;
+    return new Groups(size, count, delaySeconds, ClientSettings.URL.read(settings));
+  }
+
+  /** The counts of threads, retries and iterations that have a lower bound. */
+  private static void checkCounts(ClientCommand c, Groups groups) {
+    atLeast("threadGroupSize/--threads/--group-size", groups.size(), 1);
+    atLeast("numThreadGroups/--groups", groups.count(), 1);
     atLeast("--get-threads", c.getThreads, 0);
     atLeast("--retries", c.retries, 0);
     atLeast("--warmup-iterations", c.warmupIterations, 0);
@@ -85,6 +148,10 @@ final class ConfigResolver {
     if (c.readBack < 0 || c.readBack > 100) {
       throw new IllegalArgumentException("--read-back must be 0 to 100 (%), was " + c.readBack);
     }
+  }
+
+  /** {@code --rate-steps}, empty when not given. */
+  private static List<Double> rateSteps(ClientCommand c) {
     List<Double> steps = c.rateSteps == null ? List.of() : List.copyOf(c.rateSteps);
     if (!steps.isEmpty()) {
       if (c.rate != 0) {
@@ -96,6 +163,11 @@ final class ConfigResolver {
         }
       }
     }
+    return steps;
+  }
+
+  /** {@code --rate-ramp}, empty when not given. */
+  private static List<Double> rateRamp(ClientCommand c, List<Double> steps) {
     List<Double> ramp = c.rateRamp == null ? List.of() : List.copyOf(c.rateRamp);
     if (!ramp.isEmpty()) {
       if (ramp.size() != 2 || !(ramp.get(0) > 0) || !(ramp.get(1) > 0)) {
@@ -108,6 +180,14 @@ final class ConfigResolver {
         throw new IllegalArgumentException("--rate-ramp needs --duration, the ramp's length");
       }
     }
+    return ramp;
+  }
+
+  /**
+   * How long the writers loop, in seconds: {@code --duration}, else the steps' total; 0 for no time
+   * bound.
+   */
+  private static double durationSeconds(ClientCommand c, List<Double> steps) {
     if (!(c.stepDuration >= 1)) {
       // Steps are built from the timeline's one-second intervals.
       throw new IllegalArgumentException(
@@ -117,17 +197,30 @@ final class ConfigResolver {
       throw new IllegalArgumentException("--duration must be >= 0, was " + c.duration);
     }
     // The steps end the run with the last one, unless --duration says otherwise.
-    double durationSeconds = c.duration != null ? c.duration : steps.size() * c.stepDuration;
+    return c.duration != null ? c.duration : steps.size() * c.stepDuration;
+  }
+
+  /** {@code --iterations}, else unbounded in a timed run, else the default. */
+  private static int iterations(ClientCommand c, double durationSeconds) {
     boolean timed = durationSeconds > 0;
-    int iters =
+    int iterations =
         c.iterations != null
             ? c.iterations
             : timed ? RunSummary.UNBOUNDED_ITERATIONS : ClientCommand.DEFAULT_ITERATIONS;
-    atLeast("--iterations", iters, 1);
+    atLeast("--iterations", iterations, 1);
+    return iterations;
+  }
+
+  /** The pass/fail thresholds, in the order of their options. */
+  private static List<Threshold> thresholds(ClientCommand c) {
     List<Threshold> thresholds = new ArrayList<>();
     thresholds(thresholds, Threshold.Metric.MAX_P99, c.maxP99);
     thresholds(thresholds, Threshold.Metric.MAX_ERROR_RATE, c.maxErrorRate);
     thresholds(thresholds, Threshold.Metric.MIN_THROUGHPUT, c.minThroughput);
+    return List.copyOf(thresholds);
+  }
+
+  private static void checkBaselineAndRunId(ClientCommand c) {
     if (c.baseline != null && !Files.isRegularFile(c.baseline)) {
       throw new IllegalArgumentException("--baseline: no such file " + c.baseline);
     }
@@ -136,19 +229,48 @@ final class ConfigResolver {
       throw new IllegalArgumentException(
           "--run-id takes 1 to 64 letters, digits, '.', '_' or '-', was '" + c.runId + "'");
     }
-    if (size * (long) count + c.getThreads > 10_000) {
+  }
+
+  /** The total of threads, and the delays and rates that must not be negative. */
+  private static void checkLimits(ClientCommand c, Groups groups) {
+    if (groups.size() * (long) groups.count() + c.getThreads > 10_000) {
       throw new IllegalArgumentException(
           "more than 10,000 threads in all; that is not a load test");
     }
-    if (!(delaySeconds >= 0) || !(c.timeout > 0) || !(c.rate >= 0) || !(c.drainTimeout >= 0)) {
+    if (!(groups.delaySeconds() >= 0)
+        || !(c.timeout > 0)
+        || !(c.rate >= 0)
+        || !(c.drainTimeout >= 0)) {
       throw new IllegalArgumentException(
           "delay, --rate and --drain-timeout must be >= 0 and --timeout > 0");
     }
+  }
+
+  private static int ioThreads(ClientCommand c) {
     int ioThreads = c.ioThreads != null ? c.ioThreads : Runtime.getRuntime().availableProcessors();
     if (ioThreads < 1) {
       throw new IllegalArgumentException("--io-threads must be >= 1, was " + ioThreads);
     }
-    baseUrl = checkUrl(baseUrl.trim());
+    return ioThreads;
+  }
+
+  /**
+   * Where the stack is: the server, the broker's queue and its two probes, the tiers' metrics.
+   *
+   * @param rmqApi null when off
+   * @param amqpUri null when off
+   * @param serverMetrics null when off
+   * @param consumerMetrics null when off
+   */
+  private record Stack(
+      String baseUrl,
+      String rmqApi,
+      String queue,
+      String amqpUri,
+      String serverMetrics,
+      String consumerMetrics) {}
+
+  private static Stack stack(Env settings, String baseUrl) {
     String api = ClientSettings.RMQ_API.read(settings);
     String amqp = ClientSettings.AMQP_URI.read(settings);
     String q = ClientSettings.QUEUE.read(settings);
@@ -163,50 +285,20 @@ final class ConfigResolver {
                 baseUrl + ClientSettings.METRICS_PATH));
     String consumerMetrics =
         metricsUrl(ClientSettings.CONSUMER_METRICS, ClientSettings.CONSUMER_METRICS.read(settings));
-    return new ClientConfig(
+    return new Stack(
         baseUrl,
-        size,
-        count,
-        seconds(delaySeconds),
-        iters,
-        c.getThreads,
-        c.retries,
-        seconds(c.timeout),
-        c.rate,
-        c.warmupIterations,
-        c.image,
-        c.out != null
-            ? c.out
-            : Path.of(
-                "results", "runs", now.format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"))),
         ClientSettings.OFF.equals(api) ? null : api,
-        ClientSettings.RMQ_USER.read(settings),
-        ClientSettings.RMQ_PASSWORD.read(settings),
-        c.vhost,
         q,
         ClientSettings.OFF.equals(amqp) ? null : amqp,
-        c.verify,
-        seconds(c.drainTimeout),
-        c.verifyThreads,
-        c.progress,
         serverMetrics,
-        consumerMetrics,
-        c.workload != null ? Workload.fromCliName(c.workload) : ClientCommand.DEFAULT_WORKLOAD,
-        c.startupPhase,
-        seconds(durationSeconds),
-        steps,
-        ramp,
-        seconds(c.stepDuration),
-        List.copyOf(thresholds),
-        c.baseline,
-        c.runId,
-        c.transport != null
-            ? TransportKind.fromCliName(c.transport)
-            : ClientCommand.DEFAULT_TRANSPORT,
-        ioThreads,
-        c.readBack,
-        c.history,
-        c.history ? ClientSettings.database(settings) : null);
+        consumerMetrics);
+  }
+
+  /** {@code --out}, else {@code results/runs/<yyyyMMdd-HHmmss>} of {@code now}. */
+  private static Path outDir(ClientCommand c, LocalDateTime now) {
+    return c.out != null
+        ? c.out
+        : Path.of("results", "runs", now.format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
   }
 
   private static void thresholds(List<Threshold> into, Threshold.Metric m, List<String> values) {
@@ -215,8 +307,10 @@ final class ConfigResolver {
     }
   }
 
-  /** The URL to read, or null for 'none'; fails naming the option when it is not HTTP(S). */
-  /** One URL, or several separated by commas (every instance of a tier); null for off. */
+  /**
+   * One URL, or several separated by commas (every instance of a tier); null for 'none'. Fails
+   * naming the option when one is not HTTP(S).
+   */
   private static String metricsUrl(Setting<String> setting, String u) {
     if (ClientSettings.OFF.equals(u)) {
       return null;

@@ -50,7 +50,6 @@ import org.albumstore.client.tiers.TierReadings;
 import org.albumstore.client.tiers.TierSampler;
 import org.albumstore.client.verify.AlbumLedger;
 import org.albumstore.client.verify.LedgerFile;
-import org.albumstore.client.verify.LedgerSegment;
 import org.albumstore.client.workload.FixedRatePacer;
 import org.albumstore.client.workload.Pacer;
 import org.albumstore.client.workload.RampRatePacer;
@@ -59,9 +58,9 @@ import org.albumstore.client.workload.RecentAlbums;
 import org.albumstore.client.workload.SteppedRatePacer;
 import org.albumstore.client.workload.ThreadGroupPlan;
 import org.albumstore.client.workload.VirtualUser;
-import org.albumstore.client.workload.Workload;
 import org.albumstore.client.workload.WorkloadListener;
 import org.albumstore.client.workload.WorkloadScheduler;
+import org.albumstore.client.workload.WriterJob;
 import org.albumstore.client.workload.WriterLoop;
 import org.albumstore.common.config.AmqpSettings;
 import org.slf4j.Logger;
@@ -125,7 +124,74 @@ final class LoadRun {
     }
   }
 
+  /**
+   * What the start-up made: the run's ID, its folder, the image it uploads, its clock, where the
+   * measured requests are counted and who reports them.
+   */
+  private record Setup(
+      String runId,
+      Path dir,
+      AlbumImage image,
+      RunClock clock,
+      RunStatistics stats,
+      RunReporter reporter) {}
+
+  /**
+   * What every writer of the run shares, measured or not.
+   *
+   * @param ledger what the writers were told, for the verification
+   * @param recent recently created albums, for the readers
+   * @param keys the run's idempotency keys
+   */
+  private record Shared(AlbumLedger ledger, RecentAlbums recent, IdempotencyKeys keys) {}
+
   private ClientResult runAndReport() throws IOException, InterruptedException {
+    Setup run = setUp();
+    try (Transport transport =
+            cfg.transport().open(cfg.url(), connections(), cfg.ioThreads(), cfg.timeout());
+        CsvRequestLog csv =
+            new CsvRequestLog(run.reporter().requestsCsv(), run.clock(), CSV_BUFFER_ROWS);
+        TimelineCsv timelineCsv = new TimelineCsv(run.reporter().timelineCsv());
+        BrokerSampler sampler = BrokerSampler.start(probes(), Duration.ofSeconds(1));
+        HistoryWriter history = openHistory(run.dir(), run.runId(), run.clock())) {
+      preflight(transport);
+      Shared shared =
+          new Shared(
+              new AlbumLedger(), new RecentAlbums(RECENT_ALBUMS), new IdempotencyKeys(run.runId()));
+      runUnmeasured(writers(transport, RequestObserver.NONE, run.image(), history), shared);
+      Writers writers =
+          writers(transport, RequestObserver.all(run.stats(), csv), run.image(), history);
+      // After the warm-up: the tier table's differences cover the measured load only.
+      TierSampler tiers = TierSampler.start(cfg.serverMetrics(), cfg.consumerMetrics());
+      RunOutcome.Load load = measuredLoad(run, writers, shared, sampler, timelineCsv);
+      QueueSample atEnd = sampler.latestDepth();
+      // What this client was told, for 'merge' to verify the union of several clients' writes.
+      LedgerFile.write(shared.ledger(), run.reporter().acknowledgedCsv());
+      log.info(
+          "load finished after {} s", String.format(Locale.ROOT, "%.1f", load.times().seconds()));
+      long loadEnd = run.clock().epochMillis(load.times().endNanos());
+      PostLoadCheck.Outcome check =
+          verify(sampler, loadEnd, transport, run.image(), shared.ledger());
+      // After the drain (when verifying): the consumer has applied what this run wrote.
+      TierReadings tierReadings = tiers.finish();
+      csv.close(); // flush the rows before the report names the file
+      RunOutcome outcome =
+          new RunOutcome(
+              run.stats(),
+              load,
+              new RunOutcome.Queue(sampler, atEnd, check.drain()),
+              check.verification(),
+              tierReadings,
+              csv.dropped(),
+              stopped());
+      RunSummary summary = run.reporter().finish(outcome, out);
+      return new ClientResult(
+          judgeHistory(history, run.dir(), summary, check.verification()), summary);
+    }
+  }
+
+  /** The run's ID, its folder (created), its image, clock, statistics and reporter. */
+  private Setup setUp() throws IOException {
     Instant startedAt = Instant.now();
     String runId =
         cfg.runId() != null
@@ -139,138 +205,116 @@ final class LoadRun {
     RunStatistics stats = new RunStatistics();
     RunReporter reporter = new RunReporter(cfg, runId, startedAt, image, dir);
     log.info("run {}: {} -> {}", runId, cfg, dir);
+    return new Setup(runId, dir, image, clock, stats, reporter);
+  }
 
+  /** The connections the transport opens: every load thread, reader and verifier. */
+  private int connections() {
     int loadThreads =
         Math.max(cfg.writers(), cfg.startupPhase() ? ClientCommand.STARTUP_THREADS : 0);
-    int connections = loadThreads + cfg.getThreads() + cfg.verifyThreads();
-    try (Transport transport =
-            cfg.transport().open(cfg.url(), connections, cfg.ioThreads(), cfg.timeout());
-        CsvRequestLog csv = new CsvRequestLog(reporter.requestsCsv(), clock, CSV_BUFFER_ROWS);
-        TimelineCsv timelineCsv = new TimelineCsv(reporter.timelineCsv());
-        BrokerSampler sampler = BrokerSampler.start(probes(), Duration.ofSeconds(1));
-        HistoryWriter history = openHistory(dir, runId, clock)) {
-      preflight(transport);
-      AlbumLedger ledger = new AlbumLedger();
-      RecentAlbums recent = new RecentAlbums(RECENT_ALBUMS);
-      IdempotencyKeys keys = new IdempotencyKeys(runId);
-      Writers unmeasured = writers(transport, RequestObserver.NONE, image, history);
-      if (cfg.startupPhase()) {
-        log.info(
-            "start-up phase: {} threads x {} iterations",
-            ClientCommand.STARTUP_THREADS,
-            ClientCommand.STARTUP_ITERATIONS);
-        runUnmeasured(
-            unmeasured,
-            "s",
-            ClientCommand.STARTUP_THREADS,
-            ClientCommand.STARTUP_ITERATIONS,
-            keys,
-            ledger,
-            recent);
-      }
-      if (cfg.warmupIterations() > 0) {
-        log.info("warm-up: {} threads x {} iterations", cfg.groupSize(), cfg.warmupIterations());
-        runUnmeasured(
-            unmeasured, "w", cfg.groupSize(), cfg.warmupIterations(), keys, ledger, recent);
-      }
+    return loadThreads + cfg.getThreads() + cfg.verifyThreads();
+  }
 
-      RequestObserver measured = RequestObserver.all(stats, csv);
-      Writers writers = writers(transport, measured, image, history);
-      AtomicInteger readerNo = new AtomicInteger();
-      // After the warm-up: the tier table's differences cover the measured load only.
-      TierSampler tiers = TierSampler.start(cfg.serverMetrics(), cfg.consumerMetrics());
-      StepStatistics steps = stepStatistics();
-      WorkloadScheduler load;
+  /**
+   * The measured load: the thread groups and the readers, under the timeline (and its {@code .hlog}
+   * files and step figures), until every writer has finished or the run is stopped.
+   */
+  private RunOutcome.Load measuredLoad(
+      Setup run, Writers writers, Shared shared, BrokerSampler sampler, TimelineCsv timelineCsv)
+      throws IOException, InterruptedException {
+    StepStatistics steps = stepStatistics();
+    try (IntervalLogs hlogs =
+        new IntervalLogs(run.dir(), run.runId(), System.currentTimeMillis())) {
+      List<IntervalSink> sinks = new ArrayList<>(List.of(hlogs));
+      if (steps != null) {
+        sinks.add(steps);
+      }
+      Timeline timeline =
+          new Timeline(
+              run.stats(),
+              sampler::latest,
+              run.clock(),
+              timelineCsv,
+              cfg.progress() ? err : null,
+              sinks);
+      timeline.start();
+      WorkloadScheduler load = measuredScheduler(writers, shared, System.nanoTime());
+      scheduler = load;
+      if (stopped()) {
+        load.requestStop();
+      }
       WorkloadScheduler.Times times;
       List<TimelineRow> rows;
-      try (IntervalLogs hlogs = new IntervalLogs(dir, runId, System.currentTimeMillis())) {
-        List<IntervalSink> sinks = new ArrayList<>(List.of(hlogs));
-        if (steps != null) {
-          sinks.add(steps);
-        }
-        Timeline timeline =
-            new Timeline(
-                stats, sampler::latest, clock, timelineCsv, cfg.progress() ? err : null, sinks);
-        timeline.start();
-        long loadStart = System.nanoTime();
-        Pacer pacer = pacer(loadStart);
-        BooleanSupplier writerDone = writerDone(loadStart);
-        load =
-            new WorkloadScheduler(
-                new ThreadGroupPlan(cfg.groupSize(), cfg.groups(), cfg.delay(), cfg.getThreads()),
-                i ->
-                    writers.task(
-                        cfg.workload(),
-                        pacer,
-                        keys,
-                        "t" + i,
-                        cfg.iterations(),
-                        ledger.newSegment(),
-                        recent,
-                        writerDone,
-                        cfg.readsBack(i)),
-                keepReading ->
-                    new ReaderLoop(
-                        writers.forProcess("r" + readerNo.getAndIncrement()),
-                        recent,
-                        keepReading,
-                        Sleeper.REAL),
-                logMilestones());
-        scheduler = load;
-        if (stopped()) {
-          load.requestStop();
-        }
-        try {
-          times = load.run();
-        } finally {
-          rows = timeline.stop(); // also when interrupted: no heartbeat outlives the run
-        }
+      try {
+        times = load.run();
+      } finally {
+        rows = timeline.stop(); // also when interrupted: no heartbeat outlives the run
       }
-      QueueSample atEnd = sampler.latestDepth();
-      // What this client was told, for 'merge' to verify the union of several clients' writes.
-      LedgerFile.write(ledger, reporter.acknowledgedCsv());
-      log.info("load finished after {} s", String.format(Locale.ROOT, "%.1f", times.seconds()));
-
-      DrainWaiter.Result drain = new DrainWaiter.Result(DrainWaiter.Status.NOT_AWAITED, null);
-      RunSummary.Verification verification;
-      if (!cfg.verify()) {
-        verification = RunSummary.Verification.skipped("--no-verify");
-      } else if (stopped()) {
-        verification = RunSummary.Verification.skipped("run stopped early");
-      } else {
-        try {
-          PostLoadCheck.Outcome check =
-              new PostLoadCheck(cfg, stopAwareSleeper)
-                  .run(sampler, clock.epochMillis(times.endNanos()), transport, image, ledger);
-          drain = check.drain();
-          verification = check.verification();
-        } catch (InterruptedException e) {
-          if (!stopped()) {
-            throw e;
-          }
-          verification = RunSummary.Verification.skipped("run stopped during verification");
-        }
-      }
-      // After the drain (when verifying): the consumer has applied what this run wrote.
-      TierReadings tierReadings = tiers.finish();
-      csv.close(); // flush the rows before the report names the file
-      RunSummary summary =
-          reporter.finish(
-              stats,
-              times,
-              rows,
-              sampler,
-              atEnd,
-              drain,
-              verification,
-              tierReadings,
-              load.crashedThreads(),
-              csv.dropped(),
-              steps == null ? List.of() : steps.rows(),
-              stopped(),
-              out);
-      return new ClientResult(judgeHistory(history, dir, summary, verification), summary);
+      return new RunOutcome.Load(
+          times, rows, load.crashedThreads(), steps == null ? List.of() : steps.rows());
     }
+  }
+
+  /** The thread groups of writers and the readers' window, paced from {@code loadStart}. */
+  private WorkloadScheduler measuredScheduler(Writers writers, Shared shared, long loadStart) {
+    Pacer pacer = pacer(loadStart);
+    BooleanSupplier writerDone = writerDone(loadStart);
+    AtomicInteger readerNo = new AtomicInteger();
+    return new WorkloadScheduler(
+        new ThreadGroupPlan(cfg.groupSize(), cfg.groups(), cfg.delay(), cfg.getThreads()),
+        i ->
+            writers.task(
+                new WriterJob(
+                    cfg.workload(),
+                    pacer,
+                    shared.keys(),
+                    "t" + i,
+                    cfg.iterations(),
+                    shared.ledger().newSegment(),
+                    shared.recent(),
+                    writerDone,
+                    cfg.readsBack(i))),
+        keepReading ->
+            new ReaderLoop(
+                writers.forProcess("r" + readerNo.getAndIncrement()),
+                shared.recent(),
+                keepReading,
+                Sleeper.REAL),
+        logMilestones());
+  }
+
+  /**
+   * The drain wait and the verification ({@link PostLoadCheck}), or why they were skipped: {@code
+   * --no-verify}, or the run was stopped before or during them.
+   */
+  private PostLoadCheck.Outcome verify(
+      BrokerSampler sampler,
+      long loadEndEpochMillis,
+      Transport transport,
+      AlbumImage image,
+      AlbumLedger ledger)
+      throws InterruptedException {
+    if (!cfg.verify()) {
+      return skipped("--no-verify");
+    }
+    if (stopped()) {
+      return skipped("run stopped early");
+    }
+    try {
+      return new PostLoadCheck(cfg, stopAwareSleeper)
+          .run(sampler, loadEndEpochMillis, transport, image, ledger);
+    } catch (InterruptedException e) {
+      if (!stopped()) {
+        throw e;
+      }
+      return skipped("run stopped during verification");
+    }
+  }
+
+  private static PostLoadCheck.Outcome skipped(String why) {
+    return new PostLoadCheck.Outcome(
+        new DrainWaiter.Result(DrainWaiter.Status.NOT_AWAITED, null),
+        RunSummary.Verification.skipped(why));
   }
 
   /** The history's writer, or null without {@code --history}. */
@@ -398,33 +442,45 @@ final class LoadRun {
 
   /**
    * Iterations before the measured load, outside the statistics but in the ledger (verified): the
-   * course's start-up phase, and the warm-up (JIT, connections, server caches), whose threads are
-   * as many as the first group's. {@code prefix} keeps their idempotency keys apart from the
-   * load's.
+   * course's start-up phase, then the warm-up (JIT, connections, server caches), whose threads are
+   * as many as the first group's.
    */
-  private void runUnmeasured(
-      Writers api,
-      String prefix,
-      int threads,
-      int iterations,
-      IdempotencyKeys keys,
-      AlbumLedger ledger,
-      RecentAlbums recent)
+  private void runUnmeasured(Writers unmeasured, Shared shared) throws InterruptedException {
+    if (cfg.startupPhase()) {
+      log.info(
+          "start-up phase: {} threads x {} iterations",
+          ClientCommand.STARTUP_THREADS,
+          ClientCommand.STARTUP_ITERATIONS);
+      runUnmeasured(
+          unmeasured, "s", ClientCommand.STARTUP_THREADS, ClientCommand.STARTUP_ITERATIONS, shared);
+    }
+    if (cfg.warmupIterations() > 0) {
+      log.info("warm-up: {} threads x {} iterations", cfg.groupSize(), cfg.warmupIterations());
+      runUnmeasured(unmeasured, "w", cfg.groupSize(), cfg.warmupIterations(), shared);
+    }
+  }
+
+  /**
+   * One unmeasured phase: {@code threads} writers of {@code iterations} each, all at once. {@code
+   * prefix} keeps their idempotency keys apart from the load's.
+   */
+  private void runUnmeasured(Writers api, String prefix, int threads, int iterations, Shared shared)
       throws InterruptedException {
     WorkloadScheduler warm =
         new WorkloadScheduler(
             new ThreadGroupPlan(threads, 1, Duration.ZERO, 0),
             i ->
                 api.task(
-                    cfg.workload(),
-                    Pacer.UNPACED,
-                    keys,
-                    prefix + i,
-                    iterations,
-                    ledger.newSegment(),
-                    recent,
-                    this::stopped,
-                    false),
+                    new WriterJob(
+                        cfg.workload(),
+                        Pacer.UNPACED,
+                        shared.keys(),
+                        prefix + i,
+                        iterations,
+                        shared.ledger().newSegment(),
+                        shared.recent(),
+                        this::stopped,
+                        false)),
             keepReading -> () -> {},
             WorkloadListener.NONE);
     scheduler = warm;
@@ -467,42 +523,12 @@ final class LoadRun {
       return history == null ? blocking : blocking.withAttemptLog(log(label));
     }
 
-    Runnable task(
-        Workload workload,
-        Pacer pacer,
-        IdempotencyKeys keys,
-        String label,
-        int iterations,
-        LedgerSegment segment,
-        RecentAlbums recent,
-        BooleanSupplier stopped,
-        boolean readBack) {
+    /** The task that runs {@code job}: on the event loops when it can, else on its thread. */
+    Runnable task(WriterJob job) {
       if (async != null) {
-        VirtualUser user =
-            new VirtualUser(
-                async.forOneUser(log(label)),
-                workload,
-                pacer,
-                keys,
-                label,
-                iterations,
-                segment,
-                recent,
-                stopped);
-        return (readBack ? user.readingBack() : user).awaitingTask();
+        return new VirtualUser(async.forOneUser(log(job.label())), job).awaitingTask();
       }
-      WriterLoop loop =
-          new WriterLoop(
-              forProcess(label),
-              workload,
-              pacer,
-              keys,
-              label,
-              iterations,
-              segment,
-              recent,
-              stopped);
-      return readBack ? loop.readingBack() : loop;
+      return new WriterLoop(forProcess(job.label()), job);
     }
   }
 

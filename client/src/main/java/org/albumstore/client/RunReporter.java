@@ -30,13 +30,9 @@ import org.albumstore.client.report.StepsCsv;
 import org.albumstore.client.stats.QueueSample;
 import org.albumstore.client.stats.RequestType;
 import org.albumstore.client.stats.RunStatistics;
-import org.albumstore.client.stats.StepRow;
-import org.albumstore.client.stats.TimelineRow;
 import org.albumstore.client.stats.TypeStats;
 import org.albumstore.client.tiers.TierCalculator;
-import org.albumstore.client.tiers.TierReadings;
 import org.albumstore.client.verify.LedgerFile;
-import org.albumstore.client.workload.WorkloadScheduler;
 import org.albumstore.common.config.AmqpSettings;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -80,43 +76,21 @@ final class RunReporter {
     return dir.resolve(TIMELINE_CSV);
   }
 
-  RunSummary finish(
-      RunStatistics stats,
-      WorkloadScheduler.Times times,
-      List<TimelineRow> timeline,
-      BrokerSampler sampler,
-      QueueSample atEndOfLoad,
-      DrainWaiter.Result drain,
-      RunSummary.Verification verification,
-      TierReadings tiers,
-      int crashedThreads,
-      long csvDropped,
-      List<StepRow> steps,
-      boolean stoppedEarly,
-      PrintStream out)
-      throws IOException {
-    double wall = times.seconds();
+  /**
+   * Builds the run's summary, writes its files and prints the report.
+   *
+   * @return the summary, with its exit code and the files written
+   */
+  RunSummary finish(RunOutcome run, PrintStream out) throws IOException {
+    double wall = run.load().times().seconds();
     List<TypeStats> types = new ArrayList<>();
-    long failed = 0;
     for (RequestType t : RequestType.values()) {
-      TypeStats s = stats.stats(t, wall);
-      types.add(s);
-      failed += s.failed();
+      types.add(run.stats().stats(t, wall));
     }
-    TypeStats writes = stats.allWrites(wall);
+    TypeStats writes = run.stats().allWrites(wall);
     List<TypeStats> rows = new ArrayList<>(types);
     rows.add(writes);
     List<ThresholdResult> thresholds = Thresholds.check(cfg.thresholds(), rows);
-    // Failed requests and failed verification keep their code: 99 says "only a threshold".
-    int exitCode =
-        stoppedEarly
-            ? 130
-            : failed > 0 || verification.mismatches() > 0 || crashedThreads > 0
-                ? 1
-                : Thresholds.allPassed(thresholds) ? 0 : ClientCommand.THRESHOLD_EXIT;
-    Path chart = dir.resolve("chart.png");
-    Path html = dir.resolve("report.html");
-    Path json = dir.resolve("summary.json");
     RunSummary summary =
         new RunSummary(
             "albumstore-client",
@@ -129,37 +103,65 @@ final class RunReporter {
             writes.throughput(),
             types,
             writes,
-            stats.failures(),
-            stats.retryCauses(),
-            broker(sampler, atEndOfLoad, drain),
-            verification,
-            tiers == null
+            run.stats().failures(),
+            run.stats().retryCauses(),
+            broker(run.queue()),
+            run.verification(),
+            run.tiers() == null
                 ? null
-                : TierCalculator.table(tiers, writes.meanMs(), writes.p99Ms(), writes.ok()),
-            crashedThreads,
-            csvDropped,
-            steps,
+                : TierCalculator.table(run.tiers(), writes.meanMs(), writes.p99Ms(), writes.ok()),
+            run.load().crashedThreads(),
+            run.csvDropped(),
+            run.load().steps(),
             thresholds,
             compareWithBaseline(rows),
             null,
-            exitCode);
+            exitCode(run, types, thresholds));
+    return write(summary, run, out);
+  }
 
-    byte[] png = null;
-    try {
-      png = ChartRenderer.png(timeline, "Album Store run " + runId);
-      Files.write(chart, png);
-    } catch (IOException | RuntimeException | Error e) {
-      log.warn("chart not drawn: {}", e.toString());
+  /**
+   * 130 when stopped; 1 for failed requests, a failed verification or a dead load thread; else 99
+   * when a threshold was crossed, 0 when none was.
+   */
+  private static int exitCode(
+      RunOutcome run, List<TypeStats> types, List<ThresholdResult> thresholds) {
+    long failed = 0;
+    for (TypeStats s : types) {
+      failed += s.failed();
     }
+    // Failed requests and failed verification keep their code: 99 says "only a threshold".
+    return run.stoppedEarly()
+        ? 130
+        : failed > 0 || run.verification().mismatches() > 0 || run.load().crashedThreads() > 0
+            ? 1
+            : Thresholds.allPassed(thresholds) ? 0 : ClientCommand.THRESHOLD_EXIT;
+  }
+
+  /**
+   * Writes the charts, {@code report.html}, {@code summary.json} and {@code steps.csv}, and prints
+   * the report.
+   *
+   * @return the summary with the files written
+   */
+  private RunSummary write(RunSummary summary, RunOutcome run, PrintStream out) throws IOException {
+    Path chart = dir.resolve("chart.png");
     Path spectrum = dir.resolve("spectrum.png");
-    byte[] spectrumPng = null;
-    try {
-      spectrumPng = SpectrumChart.png(spectrumSeries(stats), "Latency by percentile, run " + runId);
-      Files.write(spectrum, spectrumPng);
-    } catch (IOException | RuntimeException | Error e) {
-      log.warn("percentile spectrum not drawn: {}", e.toString());
-    }
-    summary =
+    Path html = dir.resolve("report.html");
+    Path json = dir.resolve("summary.json");
+    byte[] png =
+        draw(
+            "chart",
+            chart,
+            () -> ChartRenderer.png(run.load().timeline(), "Album Store run " + runId));
+    byte[] spectrumPng =
+        draw(
+            "percentile spectrum",
+            spectrum,
+            () ->
+                SpectrumChart.png(
+                    spectrumSeries(run.stats()), "Latency by percentile, run " + runId));
+    RunSummary written =
         summary.withOutputs(
             new RunSummary.Outputs(
                 dir.toString(),
@@ -169,14 +171,36 @@ final class RunReporter {
                 png == null ? null : chart.toString(),
                 spectrumPng == null ? null : spectrum.toString(),
                 html.toString()));
-    Files.writeString(html, HtmlReport.render(summary, png, spectrumPng), StandardCharsets.UTF_8);
-    JsonSummary.write(summary, json);
-    if (!steps.isEmpty()) {
-      StepsCsv.write(steps, dir.resolve(StepsCsv.NAME));
+    Files.writeString(html, HtmlReport.render(written, png, spectrumPng), StandardCharsets.UTF_8);
+    JsonSummary.write(written, json);
+    if (!run.load().steps().isEmpty()) {
+      StepsCsv.write(run.load().steps(), dir.resolve(StepsCsv.NAME));
     }
-    out.print(ConsoleReport.render(summary));
+    out.print(ConsoleReport.render(written));
     out.flush();
-    return summary;
+    return written;
+  }
+
+  /** Draws a PNG. */
+  private interface Drawing {
+    byte[] png() throws IOException;
+  }
+
+  /**
+   * Draws a chart and writes it to {@code file}.
+   *
+   * @return its bytes, or null when it could not be drawn (logged: a JVM without fonts cannot draw
+   *     text)
+   */
+  private static byte[] draw(String what, Path file, Drawing drawing) {
+    byte[] png = null;
+    try {
+      png = drawing.png();
+      Files.write(file, png);
+    } catch (IOException | RuntimeException | Error e) {
+      log.warn("{} not drawn: {}", what, e.toString());
+    }
+    return png;
   }
 
   /** Successful requests' latency of every type that has some, and of all writes. */
@@ -245,8 +269,10 @@ final class RunReporter {
         cfg.stepDuration().toMillis() / 1000.0);
   }
 
-  private RunSummary.Broker broker(
-      BrokerSampler sampler, QueueSample atEnd, DrainWaiter.Result drain) {
+  private RunSummary.Broker broker(RunOutcome.Queue queue) {
+    BrokerSampler sampler = queue.sampler();
+    QueueSample atEnd = queue.atEndOfLoad();
+    DrainWaiter.Result drain = queue.drain();
     BrokerSampler.Aggregate a = sampler.aggregate();
     return new RunSummary.Broker(
         sampler.source(),

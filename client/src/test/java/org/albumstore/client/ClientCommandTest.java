@@ -30,7 +30,7 @@ class ClientCommandTest {
   private static ClientConfig parse(Env env, String... args) {
     ClientCommand c = new ClientCommand();
     new CommandLine(c).parseArgs(args);
-    return c.toConfig(env, NOW);
+    return ConfigResolver.resolve(c, env, NOW);
   }
 
   private static ClientConfig parse(String... args) {

@@ -23,15 +23,14 @@ import java.util.UUID;
  * @param counts likes and dislikes per album present in {@code album_reviews}
  * @param appliedEvents the event IDs present in {@code applied_reviews}
  */
-public record DatabaseState(
-    Set<String> albums, Map<String, Counts> counts, Set<UUID> appliedEvents) {
+record DatabaseState(Set<String> albums, Map<String, Counts> counts, Set<UUID> appliedEvents) {
 
   /** An album's counters. */
   public record Counts(long likes, long dislikes) {}
 
   private static final int CHUNK = 10_000;
 
-  public DatabaseState {
+  DatabaseState {
     albums = Set.copyOf(albums);
     counts = Map.copyOf(counts);
     appliedEvents = Set.copyOf(appliedEvents);

@@ -31,7 +31,7 @@ import org.albumstore.common.event.Identifiers;
  * <p>Times: a process sends one request at a time; "after" means sent after the other's answer
  * arrived (µs, one monotonic clock: the client is one JVM).
  */
-public final class HistoryChecker {
+final class HistoryChecker {
 
   /** One logical write: all attempts of one idempotency key. */
   static final class Write {

@@ -1,7 +1,7 @@
 package org.albumstore.client.history;
 
 /** The promises a history is judged against (README's Guarantees names them). */
-public enum Property {
+enum Property {
   /** Every acknowledged write is in PostgreSQL, exactly once. */
   NO_LOST_WRITE("no lost write"),
   /** Nothing is in PostgreSQL that no request asked for; a write that may have applied may be. */

@@ -8,8 +8,8 @@ import java.util.List;
  * @param what what was wrong, in words
  * @param operations the attempts involved, in the history's order
  */
-public record Violation(Property property, String what, List<Operation> operations) {
-  public Violation {
+record Violation(Property property, String what, List<Operation> operations) {
+  Violation {
     operations = List.copyOf(operations);
   }
 }

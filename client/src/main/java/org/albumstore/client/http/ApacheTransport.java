@@ -38,7 +38,7 @@ import org.apache.hc.core5.util.Timeout;
  * time, from which the server measures the time before its servlet sees the request (network,
  * Tomcat's queue); it is meaningful only where the two clocks agree (same host, or synchronised).
  */
-public final class ApacheTransport implements Transport {
+final class ApacheTransport implements Transport {
   /** Responses of this API are tiny; a bigger one is a defect, not something to buffer. */
   private static final int MAX_BODY_BYTES = 1 << 20;
 
@@ -57,7 +57,7 @@ public final class ApacheTransport implements Transport {
    * @param connections the most requests in flight at once
    * @param timeout connect and response timeout of one attempt
    */
-  public ApacheTransport(String baseUrl, int connections, Duration timeout) {
+  ApacheTransport(String baseUrl, int connections, Duration timeout) {
     URI base = URI.create(baseUrl);
     this.target = new HttpHost(base.getScheme(), base.getHost(), base.getPort());
     String path = base.getRawPath() == null ? "" : base.getRawPath();

@@ -13,21 +13,20 @@ import org.albumstore.client.stats.RequestObserver;
  * key, on each attempt, the policy's backoff and {@code Retry-After}), with the backoff scheduled
  * on the transport's scheduler instead of slept.
  */
-public final class AsyncRetryingCaller {
+final class AsyncRetryingCaller {
   private final AsyncTransport transport;
   private final RetryPolicy policy;
   private final RequestObserver observer;
   private final AttemptLog attempts;
 
-  public AsyncRetryingCaller(
-      AsyncTransport transport, RetryPolicy policy, RequestObserver observer) {
+  AsyncRetryingCaller(AsyncTransport transport, RetryPolicy policy, RequestObserver observer) {
     this(transport, policy, observer, AttemptLog.NONE);
   }
 
   /**
    * @param attempts told about every attempt, retries included
    */
-  public AsyncRetryingCaller(
+  AsyncRetryingCaller(
       AsyncTransport transport, RetryPolicy policy, RequestObserver observer, AttemptLog attempts) {
     this.transport = transport;
     this.policy = policy;

@@ -11,7 +11,7 @@ package org.albumstore.client.http;
  *     the scheduled time, not the moment a thread got round to it
  * @param endNanos when the last attempt ended
  */
-public record CallResult(
+record CallResult(
     ApiRequest request,
     ApiResponse response,
     String failure,

@@ -69,7 +69,7 @@ import org.albumstore.common.metrics.RequestStart;
  * <p>Sampled attempts ({@link RequestStamps}) carry {@code X-Request-Start: t=<epoch µs>}, stamped
  * when the connection is in hand, just before the write.
  */
-public final class NettyTransport implements AsyncTransport {
+final class NettyTransport implements AsyncTransport {
   /** Responses of this API are tiny; a bigger one is a defect, not something to buffer. */
   private static final int MAX_BODY_BYTES = 1 << 20;
 
@@ -94,7 +94,7 @@ public final class NettyTransport implements AsyncTransport {
    * @param ioThreads event-loop threads
    * @param timeout connect timeout, and the longest wait for a response once the request is sent
    */
-  public NettyTransport(String baseUrl, int ioThreads, Duration timeout) throws IOException {
+  NettyTransport(String baseUrl, int ioThreads, Duration timeout) throws IOException {
     this(baseUrl, ioThreads, timeout, true);
   }
 

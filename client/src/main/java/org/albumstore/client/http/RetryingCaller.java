@@ -13,14 +13,14 @@ import org.albumstore.client.stats.RequestObserver;
  * sent on each attempt, so a retry after a timeout cannot apply a write twice on a server that
  * honours the key.
  */
-public final class RetryingCaller {
+final class RetryingCaller {
   private final Transport transport;
   private final RetryPolicy policy;
   private final Sleeper sleeper;
   private final RequestObserver observer;
   private final AttemptLog attempts;
 
-  public RetryingCaller(
+  RetryingCaller(
       Transport transport, RetryPolicy policy, Sleeper sleeper, RequestObserver observer) {
     this(transport, policy, sleeper, observer, AttemptLog.NONE);
   }

@@ -25,7 +25,7 @@ import picocli.CommandLine.Parameters;
           + " mismatches; 2 usage error (also: runs of different run IDs); 3 a run's files"
           + " unreadable or inconsistent, or the server unreachable."
     })
-public final class MergeCommand {
+final class MergeCommand {
   static final int DEFAULT_VERIFY_THREADS = 8;
   static final double DEFAULT_RECHECK_SECONDS = 120;
   static final double DEFAULT_TIMEOUT_SECONDS = 30;

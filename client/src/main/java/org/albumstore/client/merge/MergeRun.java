@@ -13,10 +13,11 @@ import java.util.Map;
 import org.HdrHistogram.Histogram;
 import org.albumstore.client.http.AlbumImage;
 import org.albumstore.client.http.AlbumStoreClient;
-import org.albumstore.client.http.ApacheTransport;
 import org.albumstore.client.http.ApiRequest;
 import org.albumstore.client.http.RetryPolicy;
 import org.albumstore.client.http.Sleeper;
+import org.albumstore.client.http.Transport;
+import org.albumstore.client.http.TransportKind;
 import org.albumstore.client.report.ConsoleReport;
 import org.albumstore.client.report.JsonSummary;
 import org.albumstore.client.report.RunSummary;
@@ -36,7 +37,7 @@ import org.slf4j.LoggerFactory;
  * writes against the server, prints the merged report and, with {@code --out}, writes its {@code
  * summary.json} and {@code spectrum.png}.
  */
-public final class MergeRun {
+final class MergeRun {
   private static final Logger log = LoggerFactory.getLogger(MergeRun.class);
 
   private final MergeCommand cmd;
@@ -97,8 +98,9 @@ public final class MergeRun {
       LedgerFile.readInto(file, union);
     }
     String url = cmd.url != null ? cmd.url : runs.get(0).summary().settings().url();
-    try (ApacheTransport transport =
-        new ApacheTransport(url, cmd.verifyThreads, seconds(cmd.timeout))) {
+    // The classic transport (no event loops: one ioThreads argument it does not use).
+    try (Transport transport =
+        TransportKind.CLASSIC.open(url, cmd.verifyThreads, 1, seconds(cmd.timeout))) {
       try {
         transport.send(ApiRequest.getReview("albumstore-client-preflight"));
       } catch (IOException e) {

@@ -25,7 +25,7 @@ import org.albumstore.client.stats.TypeStats;
  * percentiles come from the sum of the runs' {@code .hlog} histograms (percentiles cannot be
  * averaged). Reads files only; the verification is {@link MergeRun}'s.
  */
-public final class RunMerger {
+final class RunMerger {
   private RunMerger() {}
 
   /** One run directory, read. */

@@ -60,26 +60,9 @@ public final class ChartRenderer {
       g.setFont(new Font(Font.SANS_SERIF, Font.BOLD, 15));
       g.drawString(title, LEFT, 24);
 
-      int n = rows.size();
-      double[] x = new double[n];
-      double[] writes = new double[n];
-      double[] reads = new double[n];
-      double[] failures = new double[n];
-      double[] p99 = new double[n];
-      double[] p50 = new double[n];
-      double[] depth = new double[n];
-      for (int i = 0; i < n; i++) {
-        TimelineRow r = rows.get(i);
-        x[i] = r.elapsedSeconds();
-        writes[i] = r.writeRate();
-        reads[i] = r.rate(RequestType.GET_REVIEW) + r.rate(RequestType.GET_ALBUM);
-        double secs = r.intervalSeconds() > 0 ? r.intervalSeconds() : 1;
-        failures[i] = r.types().values().stream().mapToLong(s -> s.failed()).sum() / secs;
-        p99[i] = r.writes().ok() > 0 ? r.writes().p99Ms() : Double.NaN;
-        p50[i] = r.writes().ok() > 0 ? r.writes().p50Ms() : Double.NaN;
-        depth[i] = r.queue().depthKnown() ? r.queue().depth() : Double.NaN;
-      }
-      double maxX = n == 0 ? 1 : Math.max(1, x[n - 1]);
+      Columns c = Columns.of(rows);
+      double[] x = c.x();
+      double maxX = x.length == 0 ? 1 : Math.max(1, x[x.length - 1]);
       int panelHeight = (HEIGHT - TOP - BOTTOM - 2 * GAP) / 3;
       int width = WIDTH - LEFT - RIGHT;
       panel(
@@ -89,9 +72,9 @@ public final class ChartRenderer {
           x,
           maxX,
           List.of(
-              new Series("writes", new Color(31, 119, 180), writes),
-              new Series("GETs", new Color(44, 160, 44), reads),
-              new Series("failures", new Color(214, 39, 40), failures)));
+              new Series("writes", new Color(31, 119, 180), c.writes()),
+              new Series("GETs", new Color(44, 160, 44), c.reads()),
+              new Series("failures", new Color(214, 39, 40), c.failures())));
       panel(
           g,
           new Rectangle(LEFT, TOP + panelHeight + GAP, width, panelHeight),
@@ -99,15 +82,15 @@ public final class ChartRenderer {
           x,
           maxX,
           List.of(
-              new Series("p99", new Color(255, 127, 14), p99),
-              new Series("p50", new Color(127, 127, 127), p50)));
+              new Series("p99", new Color(255, 127, 14), c.p99()),
+              new Series("p50", new Color(127, 127, 127), c.p50())));
       panel(
           g,
           new Rectangle(LEFT, TOP + 2 * (panelHeight + GAP), width, panelHeight),
           "queue depth (messages)",
           x,
           maxX,
-          List.of(new Series("queue depth", new Color(148, 103, 189), depth)));
+          List.of(new Series("queue depth", new Color(148, 103, 189), c.depth())));
       g.setColor(TEXT);
       g.setFont(new Font(Font.SANS_SERIF, Font.PLAIN, 12));
       g.drawString("seconds since the load started", LEFT + width / 2 - 90, HEIGHT - 10);
@@ -115,6 +98,44 @@ public final class ChartRenderer {
       g.dispose();
     }
     return img;
+  }
+
+  /**
+   * The charted figures of each timeline row: its time, write, read and failure rates, the writes'
+   * p99 and p50 (NaN in a second without a successful write) and the queue depth (NaN unknown).
+   */
+  private record Columns(
+      double[] x,
+      double[] writes,
+      double[] reads,
+      double[] failures,
+      double[] p99,
+      double[] p50,
+      double[] depth) {
+    static Columns of(List<TimelineRow> rows) {
+      int n = rows.size();
+      Columns c =
+          new Columns(
+              new double[n],
+              new double[n],
+              new double[n],
+              new double[n],
+              new double[n],
+              new double[n],
+              new double[n]);
+      for (int i = 0; i < n; i++) {
+        TimelineRow r = rows.get(i);
+        c.x[i] = r.elapsedSeconds();
+        c.writes[i] = r.writeRate();
+        c.reads[i] = r.rate(RequestType.GET_REVIEW) + r.rate(RequestType.GET_ALBUM);
+        double secs = r.intervalSeconds() > 0 ? r.intervalSeconds() : 1;
+        c.failures[i] = r.types().values().stream().mapToLong(s -> s.failed()).sum() / secs;
+        c.p99[i] = r.writes().ok() > 0 ? r.writes().p99Ms() : Double.NaN;
+        c.p50[i] = r.writes().ok() > 0 ? r.writes().p50Ms() : Double.NaN;
+        c.depth[i] = r.queue().depthKnown() ? r.queue().depth() : Double.NaN;
+      }
+      return c;
+    }
   }
 
   private static void panel(

@@ -37,22 +37,7 @@ public final class HtmlReport {
             + ".ok{color:#070;font-weight:bold}pre{background:#f7f7f7;padding:1em}</style>\n");
     b.append("</head><body>\n");
     b.append("<h1>Album Store load run ").append(esc(s.runId())).append("</h1>\n");
-    RunSummary.Settings c = s.settings();
-    b.append("<p>")
-        .append(esc(c.url()))
-        .append(" &middot; ")
-        .append(c.groups())
-        .append(" group(s) &times; ")
-        .append(c.groupSize())
-        .append(" threads, ")
-        .append(esc(ConsoleReport.bound(c)))
-        .append(" of ")
-        .append(esc(c.workload()))
-        .append(c.startupPhase() ? " after the start-up phase, " : ", ")
-        .append(c.getThreads())
-        .append(" get threads &middot; started ")
-        .append(esc(s.startedAt()))
-        .append("</p>\n");
+    settings(b, s);
     verdict(b, s);
     b.append("<table><tr><th>request type</th><th>count</th><th>ok</th><th>failed</th>");
     b.append("<th>retries</th><th>req/s</th><th>mean</th><th>min</th><th>p50</th><th>p95</th>");
@@ -84,6 +69,26 @@ public final class HtmlReport {
     b.append("<h2>Full report</h2>\n<pre>").append(esc(ConsoleReport.render(s))).append("</pre>\n");
     b.append("</body></html>\n");
     return b.toString();
+  }
+
+  /** One line of what was run: the server, the load's shape and when it started. */
+  private static void settings(StringBuilder b, RunSummary s) {
+    RunSummary.Settings c = s.settings();
+    b.append("<p>")
+        .append(esc(c.url()))
+        .append(" &middot; ")
+        .append(c.groups())
+        .append(" group(s) &times; ")
+        .append(c.groupSize())
+        .append(" threads, ")
+        .append(esc(ConsoleReport.bound(c)))
+        .append(" of ")
+        .append(esc(c.workload()))
+        .append(c.startupPhase() ? " after the start-up phase, " : ", ")
+        .append(c.getThreads())
+        .append(" get threads &middot; started ")
+        .append(esc(s.startedAt()))
+        .append("</p>\n");
   }
 
   private static void verdict(StringBuilder b, RunSummary s) {

@@ -107,56 +107,67 @@ public final class SpectrumChart {
       g.drawString(title, LEFT, 24);
       int w = WIDTH - LEFT - RIGHT;
       int h = HEIGHT - TOP - BOTTOM;
-      g.setFont(new Font(Font.SANS_SERIF, Font.PLAIN, 11));
-      for (double v = 0; v <= maxY + yStep / 2; v += yStep) {
-        int y = TOP + h - (int) Math.round(h * v / maxY);
-        g.setColor(GRID);
-        g.drawLine(LEFT, y, LEFT + w, y);
-        g.setColor(TEXT);
-        String tick = ChartRenderer.axisNumber(v);
-        g.drawString(tick, LEFT - 8 - g.getFontMetrics().stringWidth(tick), y + 4);
-      }
-      for (int k = 0; k <= (int) maxX; k++) {
-        int x = LEFT + (int) Math.round(w * k / maxX);
-        g.setColor(GRID);
-        g.drawLine(x, TOP, x, TOP + h);
-        g.setColor(TEXT);
-        String tick = percentileLabel(k);
-        g.drawString(tick, x - g.getFontMetrics().stringWidth(tick) / 2, TOP + h + 14);
-      }
-      g.drawRect(LEFT, TOP, w, h);
-      g.setFont(new Font(Font.SANS_SERIF, Font.BOLD, 12));
-      g.drawString("latency (ms)", LEFT, TOP - 8);
-      g.setFont(new Font(Font.SANS_SERIF, Font.PLAIN, 12));
-      g.drawString("percentile (log scale of 1 / (1 - p))", LEFT + w / 2 - 110, HEIGHT - 12);
-      int legendX = LEFT + w;
-      for (int i = lines.size() - 1; i >= 0; i--) {
-        Line l = lines.get(i);
-        Color c = COLORS[i % COLORS.length];
-        legendX -= g.getFontMetrics().stringWidth(l.name()) + 30;
-        g.setColor(c);
-        g.fillRect(legendX, TOP - 16, 14, 4);
-        g.setColor(TEXT);
-        g.drawString(l.name(), legendX + 18, TOP - 10);
-        Path2D.Double path = new Path2D.Double();
-        for (int p = 0; p < l.x().length; p++) {
-          double px = LEFT + w * l.x()[p] / maxX;
-          double py = TOP + h - h * l.y()[p] / maxY;
-          if (p == 0) {
-            path.moveTo(px, py);
-          } else {
-            path.lineTo(px, py);
-          }
-        }
-        g.setColor(c);
-        g.setStroke(new BasicStroke(1.8f));
-        g.draw(path);
-        g.setStroke(new BasicStroke(1f));
-      }
+      drawAxes(g, w, h, maxX, maxY, yStep);
+      drawLines(g, lines, w, h, maxX, maxY);
     } finally {
       g.dispose();
     }
     return img;
+  }
+
+  /** The grid, its ticks and the axes' labels, in a plot area {@code w} by {@code h}. */
+  private static void drawAxes(Graphics2D g, int w, int h, double maxX, double maxY, double yStep) {
+    g.setFont(new Font(Font.SANS_SERIF, Font.PLAIN, 11));
+    for (double v = 0; v <= maxY + yStep / 2; v += yStep) {
+      int y = TOP + h - (int) Math.round(h * v / maxY);
+      g.setColor(GRID);
+      g.drawLine(LEFT, y, LEFT + w, y);
+      g.setColor(TEXT);
+      String tick = ChartRenderer.axisNumber(v);
+      g.drawString(tick, LEFT - 8 - g.getFontMetrics().stringWidth(tick), y + 4);
+    }
+    for (int k = 0; k <= (int) maxX; k++) {
+      int x = LEFT + (int) Math.round(w * k / maxX);
+      g.setColor(GRID);
+      g.drawLine(x, TOP, x, TOP + h);
+      g.setColor(TEXT);
+      String tick = percentileLabel(k);
+      g.drawString(tick, x - g.getFontMetrics().stringWidth(tick) / 2, TOP + h + 14);
+    }
+    g.drawRect(LEFT, TOP, w, h);
+    g.setFont(new Font(Font.SANS_SERIF, Font.BOLD, 12));
+    g.drawString("latency (ms)", LEFT, TOP - 8);
+    g.setFont(new Font(Font.SANS_SERIF, Font.PLAIN, 12));
+    g.drawString("percentile (log scale of 1 / (1 - p))", LEFT + w / 2 - 110, HEIGHT - 12);
+  }
+
+  /** Each line, and its key in the legend above the plot (right-aligned, in series order). */
+  private static void drawLines(
+      Graphics2D g, List<Line> lines, int w, int h, double maxX, double maxY) {
+    int legendX = LEFT + w;
+    for (int i = lines.size() - 1; i >= 0; i--) {
+      Line l = lines.get(i);
+      Color c = COLORS[i % COLORS.length];
+      legendX -= g.getFontMetrics().stringWidth(l.name()) + 30;
+      g.setColor(c);
+      g.fillRect(legendX, TOP - 16, 14, 4);
+      g.setColor(TEXT);
+      g.drawString(l.name(), legendX + 18, TOP - 10);
+      Path2D.Double path = new Path2D.Double();
+      for (int p = 0; p < l.x().length; p++) {
+        double px = LEFT + w * l.x()[p] / maxX;
+        double py = TOP + h - h * l.y()[p] / maxY;
+        if (p == 0) {
+          path.moveTo(px, py);
+        } else {
+          path.lineTo(px, py);
+        }
+      }
+      g.setColor(c);
+      g.setStroke(new BasicStroke(1.8f));
+      g.draw(path);
+      g.setStroke(new BasicStroke(1f));
+    }
   }
 
   /** 0 → 0%, 1 → 90%, 2 → 99%, 3 → 99.9% ... */

@@ -11,13 +11,13 @@ import java.time.Duration;
  * A {@code GET /metrics} endpoint of the server or the consumer, read with the JDK's HTTP client
  * (not the load's connection pool: a scrape must not queue behind the load, nor count in it).
  */
-public final class MetricsEndpoint {
+final class MetricsEndpoint {
   private static final Duration TIMEOUT = Duration.ofSeconds(5);
 
   private final URI uri;
   private final HttpClient http;
 
-  public MetricsEndpoint(String url) {
+  MetricsEndpoint(String url) {
     this.uri = URI.create(url);
     this.http = HttpClient.newBuilder().connectTimeout(TIMEOUT).build();
   }

@@ -13,7 +13,7 @@ import java.util.Map;
  * skipped, and so are lines that do not parse: a scrape is read for a report, and one odd line must
  * not cost the whole table.
  */
-public final class PrometheusText {
+final class PrometheusText {
   private PrometheusText() {}
 
   /** One sample: a metric name, its labels (in the order given) and its value. */

@@ -6,10 +6,10 @@ import java.util.TreeMap;
 import java.util.function.Predicate;
 
 /** One reading of a metrics endpoint: its samples, and the timers among them by name and labels. */
-public final class Scrape {
+final class Scrape {
   private final List<PrometheusText.Sample> samples;
 
-  public Scrape(List<PrometheusText.Sample> samples) {
+  Scrape(List<PrometheusText.Sample> samples) {
     this.samples = List.copyOf(samples);
   }
 

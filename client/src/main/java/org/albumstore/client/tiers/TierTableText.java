@@ -17,6 +17,27 @@ public final class TierTableText {
         f(
             "%-68s %10s %10s %10s %9s%n",
             "time spent per tier (writes, ms)", "mean", "p50", "p99", "count"));
+    requestPath(b, t);
+    afterResponse(b, t);
+    b.append("  * derived: the client mean minus the measured stages, not measured itself\n");
+    if (t.servletMeanMs() != null && t.clientMeanMs() > 0) {
+      b.append(
+          f(
+              "servlet time of a write: %.3f ms mean over %d requests, %.1f%% of the client mean%n",
+              t.servletMeanMs(), t.servletCount(), 100 * t.servletMeanMs() / t.clientMeanMs()));
+    }
+    if (t.largestShare() != null) {
+      b.append(f("largest share of a request: %s%n", t.largestShare()));
+    }
+    b.append(f("tier metrics: server %s, consumer %s%n", t.serverMetrics(), t.consumerMetrics()));
+    for (String note : t.notes()) {
+      b.append(f("  note: %s%n", note));
+    }
+    return b.toString();
+  }
+
+  /** The client's whole request, its measured stages, their sum and the derived rows. */
+  private static void requestPath(StringBuilder b, TierTable t) {
     b.append(
         f(
             ROW,
@@ -40,6 +61,10 @@ public final class TierTableText {
             "",
             ""));
     t.requestPath().stream().filter(TierTable.Row::derived).forEach(r -> row(b, r));
+  }
+
+  /** The stages after the response, their sum and the time to visibility. */
+  private static void afterResponse(StringBuilder b, TierTable t) {
     b.append("  after the response, per write from its publish:\n");
     for (TierTable.Row r : t.afterResponse()) {
       row(b, r);
@@ -59,21 +84,6 @@ public final class TierTableText {
             "",
             ""));
     row(b, t.visibility());
-    b.append("  * derived: the client mean minus the measured stages, not measured itself\n");
-    if (t.servletMeanMs() != null && t.clientMeanMs() > 0) {
-      b.append(
-          f(
-              "servlet time of a write: %.3f ms mean over %d requests, %.1f%% of the client mean%n",
-              t.servletMeanMs(), t.servletCount(), 100 * t.servletMeanMs() / t.clientMeanMs()));
-    }
-    if (t.largestShare() != null) {
-      b.append(f("largest share of a request: %s%n", t.largestShare()));
-    }
-    b.append(f("tier metrics: server %s, consumer %s%n", t.serverMetrics(), t.consumerMetrics()));
-    for (String note : t.notes()) {
-      b.append(f("  note: %s%n", note));
-    }
-    return b.toString();
   }
 
   private static void row(StringBuilder b, TierTable.Row r) {

@@ -3,7 +3,7 @@ package org.albumstore.client.verify;
 import org.albumstore.client.http.ReviewCounts;
 
 /** Compares what the server reports for one album with what the client was acknowledged. */
-public final class CountCheck {
+final class CountCheck {
   private CountCheck() {}
 
   /**

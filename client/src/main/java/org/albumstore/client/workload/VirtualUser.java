@@ -34,53 +34,29 @@ public final class VirtualUser {
   private final LedgerSegment ledger;
   private final RecentAlbums recent;
   private final BooleanSupplier stopped;
-  private final boolean readBack;
+  private final WriterJob job;
   private final CompletableFuture<Void> done = new CompletableFuture<>();
 
   /**
-   * @param user this user's label in idempotency keys, unique in the run (e.g. {@code t12})
-   * @param stopped when true, the user ends after the current iteration
+   * @param api what this writer sends through
+   * @param job what it does
    */
-  public VirtualUser(
-      AsyncAlbumStoreApi api,
-      Workload workload,
-      Pacer pacer,
-      IdempotencyKeys keys,
-      String user,
-      int iterations,
-      LedgerSegment ledger,
-      RecentAlbums recent,
-      BooleanSupplier stopped) {
-    this(api, workload, pacer, keys, user, iterations, ledger, recent, stopped, false);
-  }
-
-  private VirtualUser(
-      AsyncAlbumStoreApi api,
-      Workload workload,
-      Pacer pacer,
-      IdempotencyKeys keys,
-      String user,
-      int iterations,
-      LedgerSegment ledger,
-      RecentAlbums recent,
-      BooleanSupplier stopped,
-      boolean readBack) {
+  public VirtualUser(AsyncAlbumStoreApi api, WriterJob job) {
     this.api = api;
-    this.workload = workload;
-    this.pacer = pacer;
-    this.keys = keys;
-    this.user = user;
-    this.iterations = iterations;
-    this.ledger = ledger;
-    this.recent = recent;
-    this.stopped = stopped;
-    this.readBack = readBack;
+    this.workload = job.workload();
+    this.pacer = job.pacer();
+    this.keys = job.keys();
+    this.user = job.label();
+    this.iterations = job.iterations();
+    this.ledger = job.ledger();
+    this.recent = job.recent();
+    this.stopped = job.stopped();
+    this.job = job;
   }
 
   /** The same user, reading back what it was told exists. Call before {@link #start()}. */
   public VirtualUser readingBack() {
-    return new VirtualUser(
-        api, workload, pacer, keys, user, iterations, ledger, recent, stopped, true);
+    return new VirtualUser(api, job.readingBack());
   }
 
   /**
@@ -146,7 +122,7 @@ public final class VirtualUser {
       // The outcome is in the statistics (a failed GET fails the run); nothing to verify.
       return due().thenCompose(due -> api.getAlbum(albumId, due)).thenApply(ok -> null);
     }
-    if (readBack) {
+    if (job.readBack()) {
       return api.getAlbum(albumId, System.nanoTime())
           .thenCompose(ok -> review(i, albumId, index, 0));
     }
@@ -162,7 +138,7 @@ public final class VirtualUser {
         .thenCompose(
             ok -> {
               ledger.vote(index, REVIEWS[r], ok);
-              if (readBack) {
+              if (job.readBack()) {
                 return api.getReview(albumId, System.nanoTime())
                     .thenCompose(counts -> review(i, albumId, index, r + 1));
               }

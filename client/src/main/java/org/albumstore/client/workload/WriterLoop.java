@@ -32,53 +32,28 @@ public final class WriterLoop implements Runnable {
   private final LedgerSegment ledger;
   private final RecentAlbums recent;
   private final BooleanSupplier stopped;
-  private final boolean readBack;
+  private final WriterJob job;
 
   /**
-   * @param thread this thread's label in idempotency keys, unique in the run (e.g. {@code t12})
-   * @param recent where readers find created albums
-   * @param stopped when true, the loop ends after the current iteration
+   * @param api what this writer sends through
+   * @param job what it does
    */
-  public WriterLoop(
-      AlbumStoreApi api,
-      Workload workload,
-      Pacer pacer,
-      IdempotencyKeys keys,
-      String thread,
-      int iterations,
-      LedgerSegment ledger,
-      RecentAlbums recent,
-      BooleanSupplier stopped) {
-    this(api, workload, pacer, keys, thread, iterations, ledger, recent, stopped, false);
-  }
-
-  private WriterLoop(
-      AlbumStoreApi api,
-      Workload workload,
-      Pacer pacer,
-      IdempotencyKeys keys,
-      String thread,
-      int iterations,
-      LedgerSegment ledger,
-      RecentAlbums recent,
-      BooleanSupplier stopped,
-      boolean readBack) {
+  public WriterLoop(AlbumStoreApi api, WriterJob job) {
     this.api = api;
-    this.workload = workload;
-    this.pacer = pacer;
-    this.keys = keys;
-    this.thread = thread;
-    this.iterations = iterations;
-    this.ledger = ledger;
-    this.recent = recent;
-    this.stopped = stopped;
-    this.readBack = readBack;
+    this.workload = job.workload();
+    this.pacer = job.pacer();
+    this.keys = job.keys();
+    this.thread = job.label();
+    this.iterations = job.iterations();
+    this.ledger = job.ledger();
+    this.recent = job.recent();
+    this.stopped = job.stopped();
+    this.job = job;
   }
 
   /** The same writer, reading back what it was told exists. */
   public WriterLoop readingBack() {
-    return new WriterLoop(
-        api, workload, pacer, keys, thread, iterations, ledger, recent, stopped, true);
+    return new WriterLoop(api, job.readingBack());
   }
 
   @Override
@@ -105,14 +80,14 @@ public final class WriterLoop implements Runnable {
       api.getAlbum(albumId, pacer.awaitNext());
       return;
     }
-    if (readBack) {
+    if (job.readBack()) {
       api.getAlbum(albumId, System.nanoTime());
     }
     for (int r = 0; r < REVIEWS.length; r++) {
       boolean ok =
           api.review(REVIEWS[r], albumId, keys.key(thread, i, STEPS[r]), pacer.awaitNext());
       ledger.vote(index, REVIEWS[r], ok);
-      if (readBack) {
+      if (job.readBack()) {
         api.getReview(albumId, System.nanoTime());
       }
     }

@@ -77,14 +77,16 @@ class VirtualUserTest {
       FakeApi api, Workload w, Pacer pacer, String label, int iterations, LedgerSegment ledger) {
     return new VirtualUser(
         api,
-        w,
-        pacer,
-        new IdempotencyKeys("run1"),
-        label,
-        iterations,
-        ledger,
-        new RecentAlbums(16),
-        () -> false);
+        new WriterJob(
+            w,
+            pacer,
+            new IdempotencyKeys("run1"),
+            label,
+            iterations,
+            ledger,
+            new RecentAlbums(16),
+            () -> false,
+            false));
   }
 
   @Test
@@ -155,14 +157,16 @@ class VirtualUserTest {
     FakeApi api = new FakeApi();
     new VirtualUser(
             api,
-            Workload.ALBUM_REVIEWS,
-            Pacer.UNPACED,
-            new IdempotencyKeys("run1"),
-            "t0",
-            100,
-            new LedgerSegment(),
-            new RecentAlbums(4),
-            () -> api.calls.size() >= 4)
+            new WriterJob(
+                Workload.ALBUM_REVIEWS,
+                Pacer.UNPACED,
+                new IdempotencyKeys("run1"),
+                "t0",
+                100,
+                new LedgerSegment(),
+                new RecentAlbums(4),
+                () -> api.calls.size() >= 4,
+                false))
         .start()
         .get(10, TimeUnit.SECONDS);
     assertThat(api.calls).hasSize(4);

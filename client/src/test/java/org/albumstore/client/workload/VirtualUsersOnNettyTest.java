@@ -20,9 +20,10 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 import org.albumstore.client.http.AlbumImage;
 import org.albumstore.client.http.AsyncAlbumStoreClient;
+import org.albumstore.client.http.AsyncTransport;
 import org.albumstore.client.http.IdempotencyKeys;
-import org.albumstore.client.http.NettyTransport;
 import org.albumstore.client.http.RetryPolicy;
+import org.albumstore.client.http.TransportKind;
 import org.albumstore.client.stats.Completion;
 import org.albumstore.client.stats.RequestObserver;
 import org.albumstore.client.verify.ExpectedCounts;
@@ -107,7 +108,8 @@ class VirtualUsersOnNettyTest {
     RetryPolicy quickRetries =
         new RetryPolicy(3, Duration.ofMillis(1), Duration.ofMillis(5), Duration.ofMillis(5));
     String url = "http://127.0.0.1:" + server.getAddress().getPort() + "/albumstore";
-    try (NettyTransport transport = new NettyTransport(url, 2, Duration.ofSeconds(30))) {
+    try (AsyncTransport transport =
+        (AsyncTransport) TransportKind.NETTY.open(url, USERS, 2, Duration.ofSeconds(30))) {
       AsyncAlbumStoreClient client =
           AsyncAlbumStoreClient.create(transport, quickRetries, observer, AlbumImage.builtIn());
       List<LedgerSegment> ledgers = new ArrayList<>();
@@ -118,14 +120,16 @@ class VirtualUsersOnNettyTest {
         users.add(
             new VirtualUser(
                     client.forOneUser(),
-                    Workload.ALBUM_REVIEWS,
-                    Pacer.UNPACED,
-                    new IdempotencyKeys("run1"),
-                    "t" + u,
-                    ITERATIONS,
-                    ledger,
-                    new RecentAlbums(16),
-                    () -> false)
+                    new WriterJob(
+                        Workload.ALBUM_REVIEWS,
+                        Pacer.UNPACED,
+                        new IdempotencyKeys("run1"),
+                        "t" + u,
+                        ITERATIONS,
+                        ledger,
+                        new RecentAlbums(16),
+                        () -> false,
+                        false))
                 .start());
       }
       CompletableFuture.allOf(users.toArray(CompletableFuture[]::new)).get(60, TimeUnit.SECONDS);

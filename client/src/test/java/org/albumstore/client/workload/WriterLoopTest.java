@@ -54,14 +54,16 @@ class WriterLoopTest {
     RecentAlbums recent = new RecentAlbums(16);
     new WriterLoop(
             api,
-            Workload.ALBUM_REVIEWS,
-            Pacer.UNPACED,
-            new IdempotencyKeys("run1"),
-            "t7",
-            3,
-            ledger,
-            recent,
-            () -> false)
+            new WriterJob(
+                Workload.ALBUM_REVIEWS,
+                Pacer.UNPACED,
+                new IdempotencyKeys("run1"),
+                "t7",
+                3,
+                ledger,
+                recent,
+                () -> false,
+                false))
         .run();
 
     assertThat(api.calls)
@@ -90,14 +92,16 @@ class WriterLoopTest {
     FakeApi api = new FakeApi();
     new WriterLoop(
             api,
-            Workload.ALBUM_REVIEWS,
-            Pacer.UNPACED,
-            new IdempotencyKeys("run1"),
-            "t7",
-            1,
-            new LedgerSegment(),
-            new RecentAlbums(16),
-            () -> false)
+            new WriterJob(
+                Workload.ALBUM_REVIEWS,
+                Pacer.UNPACED,
+                new IdempotencyKeys("run1"),
+                "t7",
+                1,
+                new LedgerSegment(),
+                new RecentAlbums(16),
+                () -> false,
+                false))
         .readingBack()
         .run();
 
@@ -118,14 +122,16 @@ class WriterLoopTest {
     FakeApi api = new FakeApi();
     new WriterLoop(
             api,
-            Workload.ALBUM_REVIEWS,
-            Pacer.UNPACED,
-            new IdempotencyKeys("run1"),
-            "t0",
-            100,
-            new LedgerSegment(),
-            new RecentAlbums(4),
-            () -> api.calls.size() >= 4)
+            new WriterJob(
+                Workload.ALBUM_REVIEWS,
+                Pacer.UNPACED,
+                new IdempotencyKeys("run1"),
+                "t0",
+                100,
+                new LedgerSegment(),
+                new RecentAlbums(4),
+                () -> api.calls.size() >= 4,
+                false))
         .run();
     assertThat(api.calls).hasSize(4);
   }
@@ -137,14 +143,16 @@ class WriterLoopTest {
     RecentAlbums recent = new RecentAlbums(16);
     new WriterLoop(
             api,
-            Workload.POST_GET,
-            Pacer.UNPACED,
-            new IdempotencyKeys("run1"),
-            "t3",
-            4,
-            ledger,
-            recent,
-            () -> false)
+            new WriterJob(
+                Workload.POST_GET,
+                Pacer.UNPACED,
+                new IdempotencyKeys("run1"),
+                "t3",
+                4,
+                ledger,
+                recent,
+                () -> false,
+                false))
         .run();
 
     assertThat(api.calls)

@@ -1,7 +1,9 @@
 package org.albumstore.server;
 
+import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.rabbitmq.client.Channel;
 import com.zaxxer.hikari.HikariDataSource;
 import java.lang.management.ManagementFactory;
 import java.net.URI;
@@ -25,6 +27,7 @@ import javax.management.MBeanServerDelegate;
 import javax.management.MBeanServerNotification;
 import javax.management.Notification;
 import javax.management.NotificationListener;
+import org.albumstore.common.amqp.AmqpConnections;
 import org.albumstore.common.config.AmqpSettings;
 import org.albumstore.common.config.CommonSettings;
 import org.albumstore.common.config.Env;
@@ -120,6 +123,32 @@ class ReadWaitIT {
       assertThat(r.statusCode()).as(id).isEqualTo(404);
       assertThat(r.body()).as(id).contains("may still appear shortly");
       assertThat(ms).as(id + ": ms to the 404").isBetween((long) MAX_WAIT_MS, MAX_WAIT_MS + 2000L);
+    }
+  }
+
+  /**
+   * The nemesis found it (seed 24: a consumer killed, the other's node cut off): an album whose
+   * POST got its 200 but which no consumer has applied yet is not "not found". While the queue
+   * holds writes, a read past its bound is 503 with Retry-After, and a retry finds the album later.
+   */
+  @Test
+  void aReadPastItsBoundWhileTheQueueHoldsWritesGets503NotA404() throws Exception {
+    String id = Identifiers.albumIdForKey("queued-" + RandomUuids.next());
+    try (com.rabbitmq.client.Connection c = AmqpConnections.open(amqp, "it-read-wait");
+        Channel ch = c.createChannel()) {
+      ch.basicPublish("", amqp.queue(), null, "a write no consumer applied".getBytes(UTF_8));
+      try {
+        long start = System.nanoTime();
+        HttpResponse<String> r = get("/albums/" + id);
+        long ms = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+
+        assertThat(r.statusCode()).as(r.body()).isEqualTo(503);
+        assertThat(r.headers().firstValue("Retry-After")).isPresent();
+        assertThat(r.body()).contains("still waiting to be applied");
+        assertThat(ms).as("ms to the 503").isBetween((long) MAX_WAIT_MS, MAX_WAIT_MS + 3000L);
+      } finally {
+        ch.queuePurge(amqp.queue());
+      }
     }
   }
 

@@ -23,10 +23,12 @@ import org.slf4j.LoggerFactory;
  *
  * <p>How: one poller thread which, only while reads are waiting, runs ONE query per tick for all
  * the waiting IDs ({@code album_id = ANY (?)}, {@link AlbumReads#albums} as the {@link
- * AlbumLookup}), answers every read whose album it found, and answers 404 to those past their
- * deadline. So a thousand waiting reads cost one indexed query every few milliseconds, not a
- * thousand, and nothing at all when none wait (the thread sleeps on a monitor). A read waits at
- * most the bound plus one poll interval (plus one query, which has its own timeout).
+ * AlbumLookup}), answers every read whose album it found, and answers those past their deadline:
+ * 404, or 503 while acknowledged writes may still wait to be applied ({@link Backlog}), since the
+ * album may be one of them. So a thousand waiting reads cost one indexed query every few
+ * milliseconds, not a thousand, and nothing at all when none wait (the thread sleeps on a monitor).
+ * A read waits at most the bound plus one poll interval (plus one query, which has its own
+ * timeout).
  *
  * <p>Why polling and not PostgreSQL's LISTEN/NOTIFY: a NOTIFY is delivered at commit, and to keep
  * notifications in commit order PostgreSQL serialises every committing transaction that issued one
@@ -84,7 +86,13 @@ public final class AlbumWaiters implements AutoCloseable {
     }
   }
 
+  /** What a read that did not find its album is told while writes may wait to be applied. */
+  static final String PENDING_MESSAGE =
+      "album not found yet, and acknowledged writes are still waiting to be applied; retry in a"
+          + " second";
+
   private final AlbumLookup lookup;
+  private final Backlog backlog;
   private final LongSupplier nanoTime;
   private final WaitPolicy policy;
   private final ReadWaitObserver observer;
@@ -99,17 +107,24 @@ public final class AlbumWaiters implements AutoCloseable {
   private long nextFailureLog;
   private long failuresNotLogged;
 
-  public AlbumWaiters(AlbumLookup lookup, ReadWaitSettings settings, ReadWaitObserver observer) {
-    this(lookup, settings, observer, System::nanoTime);
+  /**
+   * @param backlog asked when a read's bound passes: while acknowledged writes may wait to be
+   *     applied, the read gets 503 rather than 404
+   */
+  public AlbumWaiters(
+      AlbumLookup lookup, Backlog backlog, ReadWaitSettings settings, ReadWaitObserver observer) {
+    this(lookup, backlog, settings, observer, System::nanoTime);
   }
 
   /** With the clock of the deadlines given: tests drive {@link #tick} with a clock of their own. */
   AlbumWaiters(
       AlbumLookup lookup,
+      Backlog backlog,
       ReadWaitSettings settings,
       ReadWaitObserver observer,
       LongSupplier nanoTime) {
     this.lookup = lookup;
+    this.backlog = backlog;
     this.nanoTime = nanoTime;
     this.nextFailureLog = nanoTime.getAsLong();
     this.policy = new WaitPolicy(settings);
@@ -136,7 +151,8 @@ public final class AlbumWaiters implements AutoCloseable {
 
   /**
    * Parks a read of {@code albumId} until the album appears (then {@link Answer#found}) or the
-   * bound passes ({@link Answer#notFound}).
+   * bound passes ({@link Answer#notFound}, or {@link Answer#unavailable} while the backlog may hold
+   * it).
    *
    * @return the waiter, or null when the most waiting reads already wait or the server is stopping
    *     (the caller answers 503 at once)
@@ -226,6 +242,7 @@ public final class AlbumWaiters implements AutoCloseable {
       }
     }
     long now = nanoTime.getAsLong();
+    Boolean pending = null; // the backlog is asked once per tick, and only when a bound passed
     for (Iterator<Waiter> it = waiters.iterator(); it.hasNext(); ) {
       Waiter w = it.next();
       AlbumProfile album = found.get(w.albumId);
@@ -240,7 +257,14 @@ public final class AlbumWaiters implements AutoCloseable {
             now,
             () -> w.answer.unavailable("the database is unavailable; retry in a second"));
       } else if (now - w.deadlineNanos >= 0) {
-        finish(w, Outcome.NOT_FOUND, now, w.answer::notFound);
+        if (pending == null) {
+          pending = backlog.mayHoldUnappliedWrites();
+        }
+        if (pending) {
+          finish(w, Outcome.PENDING, now, () -> w.answer.unavailable(PENDING_MESSAGE));
+        } else {
+          finish(w, Outcome.NOT_FOUND, now, w.answer::notFound);
+        }
       } else {
         continue;
       }
@@ -290,7 +314,7 @@ public final class AlbumWaiters implements AutoCloseable {
 
   /**
    * Stops the poller and answers every waiting read 503; waits for a running query at most its
-   * timeout. Before the read pool closes.
+   * timeout; closes the backlog. Before the read pool closes.
    */
   @Override
   public void close() {
@@ -304,6 +328,7 @@ public final class AlbumWaiters implements AutoCloseable {
     }
     if (t == null) {
       answerAll("the server is stopping; retry in a second");
+      backlog.close();
       return;
     }
     LockSupport.unpark(t);
@@ -315,5 +340,6 @@ public final class AlbumWaiters implements AutoCloseable {
     if (t.isAlive()) {
       log.warn("The read-wait poller did not stop within the query timeout");
     }
+    backlog.close();
   }
 }

@@ -6,8 +6,13 @@ public interface ReadWaitObserver {
   enum Outcome {
     /** The album appeared: 200. */
     FOUND,
-    /** The wait reached its bound: 404. */
+    /** The wait reached its bound, and no acknowledged write waits to be applied: 404. */
     NOT_FOUND,
+    /**
+     * The wait reached its bound while acknowledged writes may still wait to be applied (the {@link
+     * Backlog}): 503, since the album may be one of them.
+     */
+    PENDING,
     /** The database failed while polling, or the server stopped: 503. */
     FAILED
   }

@@ -29,6 +29,8 @@ class AlbumWaitersTest {
   private final List<Outcome> outcomes = new ArrayList<>();
   private int rejected;
   private boolean databaseDown;
+  private boolean backlogHolds;
+  private int backlogAsked;
 
   private final ReadWaitObserver observer =
       new ReadWaitObserver() {
@@ -57,6 +59,10 @@ class AlbumWaitersTest {
               }
             }
             return found;
+          },
+          () -> {
+            backlogAsked++;
+            return backlogHolds;
           },
           new ReadWaitSettings(MAX_WAIT_MS, 60_000, 2000, 3, 5),
           observer,
@@ -137,6 +143,25 @@ class AlbumWaitersTest {
     assertThat(r.answers).containsExactly("404");
     assertThat(outcomes).containsExactly(Outcome.NOT_FOUND);
     assertThat(waiters.waiting()).isZero();
+  }
+
+  @Test
+  void aReadPastItsBoundWhileWritesWaitToBeAppliedGets503NotA404() {
+    Recorded r1 = new Recorded();
+    Recorded r2 = new Recorded();
+    waiters.park("acknowledged-not-applied", r1);
+    waiters.park("another", r2);
+    backlogHolds = true;
+    waiters.tick();
+    assertThat(backlogAsked).as("asked only once a bound passed").isZero();
+
+    advanceMs(MAX_WAIT_MS);
+    waiters.tick();
+
+    assertThat(r1.answers).containsExactly("503 " + AlbumWaiters.PENDING_MESSAGE);
+    assertThat(r2.answers).containsExactly("503 " + AlbumWaiters.PENDING_MESSAGE);
+    assertThat(outcomes).containsExactly(Outcome.PENDING, Outcome.PENDING);
+    assertThat(backlogAsked).as("once per tick, however many bounds passed").isEqualTo(1);
   }
 
   @Test

@@ -2,25 +2,20 @@ package org.albumstore.faults;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
-import static org.assertj.core.api.Assertions.fail;
 
-import java.io.IOException;
 import java.io.InputStream;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.KeyStore;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import java.util.concurrent.TimeUnit;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.TrustManagerFactory;
 import org.albumstore.common.config.AmqpSettings;
@@ -30,6 +25,7 @@ import org.albumstore.embedded.cluster.RabbitNode;
 import org.albumstore.embedded.testing.ExternalTools;
 import org.albumstore.embedded.testing.TestCa;
 import org.albumstore.embedded.testing.TestServices;
+import org.albumstore.faults.harness.ClientProcess;
 import org.albumstore.faults.harness.ConsumerProcess;
 import org.albumstore.faults.harness.Paths;
 import org.albumstore.faults.harness.ServerProcess;
@@ -142,7 +138,7 @@ class BrokerTlsIT {
       assertThat(tls).hasSizeGreaterThanOrEqualTo(2).containsOnly("true");
 
       Path runDir = dir.resolve("client-run");
-      ClientRun run =
+      ClientProcess run =
           client(
               "tls-client",
               ca,
@@ -176,7 +172,7 @@ class BrokerTlsIT {
 
       // The same client trusting another CA: its load (plain HTTP to the server) still runs, and
       // it says in one line per source why it cannot watch the queue.
-      ClientRun untrusting =
+      ClientProcess untrusting =
           client(
               "tls-client-untrusting",
               stranger,
@@ -321,28 +317,9 @@ class BrokerTlsIT {
     return lines.get(0);
   }
 
-  private record ClientRun(int exitCode, String output) {}
-
   /** {@code java -jar client.jar} trusting {@code trusted} only, as a user runs it. */
-  private static ClientRun client(String name, TestCa trusted, String... args) throws Exception {
-    List<String> cmd =
-        new ArrayList<>(List.of(Paths.java(), "-Xmx256m", "-Djava.awt.headless=true"));
-    cmd.addAll(trusted.trustStoreJvmArgs());
-    cmd.addAll(List.of("-jar", Paths.clientJar().toString()));
-    cmd.addAll(List.of(args));
-    Path out = Paths.outputDir().resolve(name + ".log");
-    ProcessBuilder pb =
-        new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(out.toFile());
-    pb.environment().keySet().removeIf(k -> k.startsWith("ALBUMSTORE_"));
-    Process p = pb.start();
-    if (!p.waitFor(5, TimeUnit.MINUTES)) {
-      p.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-      fail("the client did not finish within 5 minutes:\n" + read(out));
-    }
-    return new ClientRun(p.exitValue(), read(out));
-  }
-
-  private static String read(Path file) throws IOException {
-    return Files.readString(file, StandardCharsets.UTF_8);
+  private static ClientProcess client(String name, TestCa trusted, String... args)
+      throws Exception {
+    return ClientProcess.run(name, Duration.ofMinutes(5), trusted.trustStoreJvmArgs(), args);
   }
 }

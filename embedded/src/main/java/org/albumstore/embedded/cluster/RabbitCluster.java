@@ -183,6 +183,16 @@ public final class RabbitCluster implements AutoCloseable {
     nodes.get(i).close();
   }
 
+  /** SIGSTOP of node {@code i} (see {@link RabbitNode#pause}), until {@link #resume}. */
+  public void pause(int i) throws IOException, InterruptedException {
+    nodes.get(i).pause();
+  }
+
+  /** SIGCONT of node {@code i}. */
+  public void resume(int i) throws IOException, InterruptedException {
+    nodes.get(i).resume();
+  }
+
   /** Starts node {@code i} again after a kill or stop; it rejoins with its data. */
   public void restart(int i) throws IOException, InterruptedException {
     nodes.set(i, nodes.get(i).restart());

@@ -416,12 +416,46 @@ public final class RabbitNode implements AutoCloseable {
     log.info("RabbitMQ node {} killed (SIGKILL)", nodeName);
   }
 
+  /** Whether the node's start script or its Erlang VM still runs (paused counts as running). */
+  public boolean isRunning() {
+    return process.isAlive() || liveVm().isPresent();
+  }
+
+  /**
+   * SIGSTOP of the node's Erlang VM: it holds its connections and answers nothing, as in a long GC
+   * pause or on a starved host, until {@link #resume}. Needs POSIX {@code kill}, as the nodes do.
+   */
+  public void pause() throws IOException, InterruptedException {
+    signal("STOP");
+    log.info("RabbitMQ node {} paused (SIGSTOP)", nodeName);
+  }
+
+  /** SIGCONT of the node's Erlang VM after {@link #pause}. */
+  public void resume() throws IOException, InterruptedException {
+    signal("CONT");
+    log.info("RabbitMQ node {} resumed (SIGCONT)", nodeName);
+  }
+
+  private void signal(String name) throws IOException, InterruptedException {
+    ProcessHandle beam =
+        liveVm()
+            .orElseThrow(() -> new IllegalStateException("RabbitMQ node " + nodeName + " is down"));
+    Process kill =
+        new ProcessBuilder("kill", "-" + name, Long.toString(beam.pid()))
+            .redirectErrorStream(true)
+            .start();
+    String out = new String(kill.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    if (!kill.waitFor(10, TimeUnit.SECONDS) || kill.exitValue() != 0) {
+      throw new IllegalStateException("kill -" + name + " " + beam.pid() + " failed: " + out);
+    }
+  }
+
   /**
    * Starts this node again after {@link #kill} or {@link #close}: same name, files, AMQP port,
    * configuration and cookie, so it rejoins its cluster with its data.
    */
   public RabbitNode restart() throws IOException, InterruptedException {
-    if (process.isAlive() || liveVm().isPresent()) {
+    if (isRunning()) {
       throw new IllegalStateException(
           "RabbitMQ node " + nodeName + " still runs: kill or close it before a restart");
     }

@@ -84,6 +84,10 @@ public final class ServerProcess implements AutoCloseable {
     return process.exitValue();
   }
 
+  public boolean isAlive() {
+    return process.isAlive();
+  }
+
   public String output() throws IOException {
     return Files.readString(logFile, StandardCharsets.UTF_8);
   }

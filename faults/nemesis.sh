@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# Long nemesis runs: for each seed, NemesisIT on the cluster topology (3 RabbitMQ nodes, HAProxy,
+# 2 servers, 2 consumers, the local PostgreSQL) for MINUTES of load, faults drawn from the seed, the
+# whole history judged by the checker. Everything runs on loopback; nothing else on the machine is
+# stopped. Needs rabbitmq-server, haproxy and iptables (root or CAP_NET_ADMIN), like the IT.
+#
+#   faults/nemesis.sh [--minutes M=10] [--seed S]...      (no --seed: seeds 1 to 5)
+# e.g. faults/nemesis.sh --minutes 10 --seed 1 --seed 2 --seed 3 --seed 4 --seed 5
+#
+# Per seed, results/nemesis/seed-S/ gets nemesis.txt (the schedule, what the nemesis did, what each
+# fault cost the clients, the checker's verdict), history-verdict.txt and summary.json; then
+# results/nemesis/runs.md gets one line per seed. Exit code: 0 when every seed's verdict is clean.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+MINUTES=10
+SEEDS=()
+while [[ $# -gt 0 ]]; do
+  case "$1" in
+    --minutes) MINUTES="$2"; shift 2 ;;
+    --seed) SEEDS+=("$2"); shift 2 ;;
+    *) echo "usage: faults/nemesis.sh [--minutes M] [--seed S]..." >&2; exit 2 ;;
+  esac
+done
+[[ ${#SEEDS[@]} -gt 0 ]] || SEEDS=(1 2 3 4 5)
+OUT="${RESULTS:-results}/nemesis"
+mkdir -p "$OUT"
+status=0
+for seed in "${SEEDS[@]}"; do
+  echo "== nemesis seed $seed, $MINUTES min"
+  rm -rf faults/target/failsafe-reports
+  rc=0
+  # Bounded: the load, its drain and the cluster's start and stop take well under twice its length.
+  timeout "$((MINUTES * 120 + 600))" mvn -B -q -pl faults -am verify \
+    -Dit.test=NemesisIT -Dtest=NoSuch \
+    -Dsurefire.failIfNoSpecifiedTests=false -Dfailsafe.failIfNoSpecifiedTests=false \
+    -Dalbumstore.nemesis.seed="$seed" -Dalbumstore.nemesis.seconds="$((MINUTES * 60))" || rc=$?
+  run="faults/target/faults/nemesis-seed-$seed"
+  dest="$OUT/seed-$seed"
+  rm -rf "$dest"; mkdir -p "$dest"
+  for f in nemesis.txt history-verdict.txt summary.json; do
+    if [[ -f "$run/$f" ]]; then cp "$run/$f" "$dest/"; fi
+  done
+  verdict=$(head -1 "$dest/history-verdict.txt" 2>/dev/null || echo "no verdict (exit $rc)")
+  echo "| $seed | $MINUTES | $(date -u +%F) | $(git rev-parse --short HEAD) | $verdict | exit $rc |" >>"$OUT/runs.md"
+  [[ $rc -eq 0 ]] || status=1
+done
+exit "$status"

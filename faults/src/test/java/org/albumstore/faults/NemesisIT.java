@@ -1,0 +1,224 @@
+package org.albumstore.faults;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import org.albumstore.client.history.History;
+import org.albumstore.client.history.HistoryCheck;
+import org.albumstore.client.history.HistoryFile;
+import org.albumstore.common.config.DatabaseSettings;
+import org.albumstore.embedded.cluster.Partition;
+import org.albumstore.embedded.testing.ExternalTools;
+import org.albumstore.embedded.testing.TestServices;
+import org.albumstore.faults.harness.ClientProcess;
+import org.albumstore.faults.harness.ClusterStack;
+import org.albumstore.faults.harness.ClusterWorld;
+import org.albumstore.faults.harness.ConsumerProcess;
+import org.albumstore.faults.harness.Paths;
+import org.albumstore.faults.harness.Summary;
+import org.albumstore.faults.nemesis.ClusterInjector;
+import org.albumstore.faults.nemesis.FaultImpact;
+import org.albumstore.faults.nemesis.FaultKind;
+import org.albumstore.faults.nemesis.Nemesis;
+import org.albumstore.faults.nemesis.NemesisSchedule;
+import org.junit.jupiter.api.Test;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A seed's schedule of overlapping faults played on the cluster topology while the client writes
+ * and reads through the balancer with its operation history on; the history's checker judges every
+ * operation: no lost write, no phantom, read-your-writes, monotonic and bounded counts.
+ *
+ * <p>{@code -Dalbumstore.nemesis.seed=S} replays a schedule, {@code -Dalbumstore.nemesis.seconds=N}
+ * sets the load's length ({@code faults/nemesis.sh} runs long ones). The defaults are what {@code
+ * mvn verify} runs: a seed whose 2 minutes hold at least 6 faults of at least 4 kinds, two of them
+ * at the same moment.
+ */
+class NemesisIT {
+  private static final Logger log = LoggerFactory.getLogger(NemesisIT.class);
+
+  static final long SEED = Long.getLong("albumstore.nemesis.seed", 24);
+  static final Duration LENGTH =
+      Duration.ofSeconds(Long.getLong("albumstore.nemesis.seconds", 120));
+
+  /** The load: writers and readers through the balancer, paced below what 2 cores sustain. */
+  private static final int THREADS = 16;
+
+  private static final int RATE = 60;
+
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  @Test
+  void aSeedsOverlappingFaultsLeaveEveryOperationOfTheHistoryRight() throws Exception {
+    Optional<String> why = Partition.unavailable();
+    ExternalTools.system()
+        .requireThat(
+            why.isEmpty(),
+            "iptables with the right to change the rules (root or CAP_NET_ADMIN): "
+                + why.orElse(""),
+            "the nemesis (a partition is one of its faults)");
+    try (ClusterStack cluster = ClusterStack.start("the nemesis (3 RabbitMQ nodes, HAProxy)");
+        ClusterWorld world = cluster.world("nemesis-" + SEED)) {
+      List<ConsumerProcess> consumers = world.start(2);
+      ClusterInjector injector = new ClusterInjector(cluster, world, consumers);
+      NemesisSchedule schedule = NemesisSchedule.draw(SEED, LENGTH, injector.instances());
+      log.info("{}", schedule);
+      if (LENGTH.equals(Duration.ofSeconds(120))) {
+        assertThat(schedule.faults()).as(schedule.toString()).hasSizeGreaterThanOrEqualTo(6);
+        assertThat(kinds(schedule)).as(schedule.toString()).hasSizeGreaterThanOrEqualTo(4);
+        assertThat(schedule.overlappingPairs()).as(schedule.toString()).isPositive();
+      }
+      Path out = emptyDirectory(Paths.outputDir().resolve("nemesis-seed-" + SEED));
+      Run run = play(schedule, injector, world, out);
+
+      report(schedule, run, out);
+      assertThat(run.nemesis().failures()).as("faults the nemesis could not play").isEmpty();
+      assertThat(run.verdict()).as(run.client().output()).contains("no violation");
+      assertThat(run.summary().path("verification").path("mismatches").asLong(-1))
+          .as(run.client().output())
+          .isZero();
+    }
+  }
+
+  private record Run(
+      ClientProcess client, String verdict, JsonNode summary, Nemesis nemesis, History history) {}
+
+  /** The client's load with the nemesis beside it, from the same moment; both bounded. */
+  private static Run play(
+      NemesisSchedule schedule, ClusterInjector injector, ClusterWorld world, Path out)
+      throws Exception {
+    ClientProcess client;
+    Nemesis nemesis = new Nemesis(schedule, injector);
+    try (nemesis) {
+      CompletableFuture<ClientProcess> load =
+          CompletableFuture.supplyAsync(() -> client(world, out));
+      nemesis.start();
+      client = load.get();
+      assertThat(nemesis.awaitDone(Duration.ofMinutes(3))).as("the nemesis finished").isTrue();
+    }
+    Path verdict = out.resolve(HistoryCheck.VERDICT_FILE);
+    assertThat(verdict).as(client.output()).isRegularFile();
+    History history = HistoryFile.read(out.resolve(HistoryFile.NAME));
+    JsonNode summary = JSON.readTree(out.resolve("summary.json").toFile());
+    return new Run(client, Files.readString(verdict), summary, nemesis, history);
+  }
+
+  /** client.jar through the balancer; the load's length plus the drain and the checks at most. */
+  private static ClientProcess client(ClusterWorld world, Path out) {
+    DatabaseSettings db = TestServices.database();
+    try {
+      return ClientProcess.run(
+          "nemesis-" + SEED + "-client",
+          LENGTH.plusMinutes(8),
+          List.of(),
+          "--url",
+          world.balancerUrl(),
+          "--queue",
+          world.amqp().queue(),
+          "--amqp-uri",
+          world.amqp().uri(),
+          "--rmq-api",
+          "none",
+          "--server-metrics",
+          "none",
+          "--consumer-metrics",
+          "none",
+          "--jdbc-url",
+          db.jdbcUrl(),
+          "--db-user",
+          db.user(),
+          "--db-password",
+          db.password(),
+          "--run-id",
+          world.runId(),
+          "--threads",
+          Integer.toString(THREADS),
+          "--rate",
+          Integer.toString(RATE),
+          "--duration",
+          Long.toString(LENGTH.toSeconds()),
+          "--iterations",
+          "100000",
+          "--warmup-iterations",
+          "0",
+          "--history",
+          "--read-back",
+          "50",
+          "--get-threads",
+          "2",
+          "--retries",
+          "10",
+          "--timeout",
+          "15",
+          "--drain-timeout",
+          "180",
+          "--no-progress",
+          "--out",
+          out.toString());
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
+  }
+
+  /** The schedule, what the nemesis did, each fault's cost to the clients, and the verdict. */
+  private static void report(NemesisSchedule schedule, Run run, Path out) throws Exception {
+    long loadStart =
+        (run.nemesis().started().toEpochMilli() - run.history().originEpochMillis()) * 1_000;
+    List<String> lines = new ArrayList<>();
+    lines.add(schedule.toString());
+    lines.add("what the nemesis did:");
+    run.nemesis().journal().forEach(e -> lines.add("  " + e));
+    lines.add("what each fault cost the clients:");
+    FaultImpact.of(schedule, run.history(), loadStart).forEach(i -> lines.add("  " + i));
+    lines.add(run.verdict());
+    Files.write(out.resolve("nemesis.txt"), lines);
+    log.info("nemesis run:\n{}\n{}", String.join("\n", lines), run.client().output());
+    Summary.record(
+        "nemesis seed "
+            + schedule.seed()
+            + ", "
+            + schedule.length().toSeconds()
+            + " s, "
+            + schedule.faults().size()
+            + " faults ("
+            + schedule.overlappingPairs()
+            + " overlapping pairs): "
+            + run.verdict().lines().findFirst().orElse("no verdict")
+            + " (details: "
+            + out.resolve("nemesis.txt")
+            + ")");
+  }
+
+  /** {@code dir}, emptied: nothing of an earlier run of the same seed is read as this one's. */
+  private static Path emptyDirectory(Path dir) throws IOException {
+    if (Files.exists(dir)) {
+      try (Stream<Path> files = Files.walk(dir)) {
+        for (Path p : files.sorted(Comparator.reverseOrder()).toList()) {
+          Files.delete(p);
+        }
+      }
+    }
+    return Files.createDirectories(dir);
+  }
+
+  private static List<FaultKind> kinds(NemesisSchedule schedule) {
+    return schedule.faults().stream().map(f -> f.kind()).distinct().collect(Collectors.toList());
+  }
+}

@@ -1,0 +1,209 @@
+package org.albumstore.faults.harness;
+
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+import org.albumstore.common.config.DatabaseSettings;
+import org.albumstore.embedded.cluster.HaProxy;
+import org.albumstore.embedded.cluster.RabbitCluster;
+import org.albumstore.embedded.cluster.RabbitNode;
+import org.albumstore.embedded.testing.ExternalTools;
+import org.albumstore.embedded.testing.TestServices;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The cluster topology a test class shares: three RabbitMQ nodes (quorum queues, 3 members) behind
+ * HAProxy in {@code mode tcp}, the ports of {@value #SERVERS} servers behind HAProxy in {@code mode
+ * http}, the shared test database; and the waits on the brokers that the faults need. Each test
+ * puts its own queue, servers and consumers on it ({@link #world}).
+ */
+public final class ClusterStack implements AutoCloseable {
+  public static final int SERVERS = 2;
+
+  /** How long a node paused by a partition may take to resume once it has healed. */
+  static final Duration RESUME_LIMIT = Duration.ofSeconds(20);
+
+  private static final Logger log = LoggerFactory.getLogger(ClusterStack.class);
+
+  private final RabbitCluster brokers;
+  private final HaProxy balancer;
+  private final List<Integer> serverPorts;
+  private final DatabaseSettings db;
+
+  private ClusterStack(
+      RabbitCluster brokers, HaProxy balancer, List<Integer> serverPorts, DatabaseSettings db) {
+    this.brokers = brokers;
+    this.balancer = balancer;
+    this.serverPorts = List.copyOf(serverPorts);
+    this.db = db;
+  }
+
+  /**
+   * Starts the nodes and the balancer; a machine without RabbitMQ or HAProxy skips {@code purpose}
+   * (fails it with {@code CI=true}).
+   */
+  public static ClusterStack start(String purpose) throws Exception {
+    ExternalTools tools = ExternalTools.system();
+    tools.requireThat(
+        RabbitCluster.installed(), "RabbitMQ (apt-get install rabbitmq-server)", purpose);
+    tools.requireThat(
+        HaProxy.executable().isPresent(), "HAProxy (apt-get install haproxy)", purpose);
+    String id = UUID.randomUUID().toString().substring(0, 8);
+    Path dir = Paths.outputDir().resolve("cluster-" + id);
+    DatabaseSettings db = TestServices.database();
+    RabbitCluster brokers =
+        RabbitCluster.start("albumstore-faults-" + id, 3, dir.resolve("rabbit"));
+    try {
+      List<Integer> serverPorts = new ArrayList<>();
+      for (int i = 0; i < SERVERS; i++) {
+        serverPorts.add(RabbitNode.freePort());
+      }
+      HaProxy balancer = HaProxy.start(dir.resolve("haproxy"), serverPorts, brokers.amqpPorts());
+      return new ClusterStack(brokers, balancer, serverPorts, db);
+    } catch (Exception e) {
+      brokers.close();
+      throw e;
+    }
+  }
+
+  public RabbitCluster brokers() {
+    return brokers;
+  }
+
+  public HaProxy balancer() {
+    return balancer;
+  }
+
+  List<Integer> serverPorts() {
+    return serverPorts;
+  }
+
+  DatabaseSettings db() {
+    return db;
+  }
+
+  /** A test's own queue, servers and consumers on this cluster, named {@code name}. */
+  public ClusterWorld world(String name) {
+    return new ClusterWorld(this, name);
+  }
+
+  /**
+   * Waits for node {@code i}, paused by {@code pause_minority}, to resume once the partition has
+   * healed; returns how it resumed, for the summary.
+   *
+   * <p>Why a restart may follow: RabbitMQ 3.10 resumes a paused node by itself once it sees a
+   * majority again, and does here 1.4 to 7 s after the heal, but not always: a paused node can stay
+   * stopped after the heal (rabbitmq-server#2175, docker-library/rabbitmq#337). Seen here in two of
+   * about a dozen runs of C6, both in full CI runs; the node's log then ends with Erlang's global
+   * name server "faking nodedown/nodeup" between the nodes, and the node no longer answers even
+   * {@code rabbitmqctl stop}. Our guarantees are not about that step: they are that the majority
+   * carried on and that nothing acknowledged is lost or counted twice. So a node still stopped
+   * after {@link #RESUME_LIMIT} gets what deploy/README.md's runbook prescribes, a kill and a
+   * restart, its log is kept in the test output, the summary says so, and every assertion of the
+   * scenario still applies.
+   */
+  public String resumeAfterHeal(int node) throws Exception {
+    try {
+      long millis = awaitAmqpListener(node, true, RESUME_LIMIT);
+      return "resumed by itself " + millis + " ms after the heal";
+    } catch (IllegalStateException stuck) {
+      RabbitNode paused = brokers.nodes().get(node);
+      log.warn(
+          "{} still paused {} after the heal; restarting it (the runbook's remedy). Its log:{}",
+          paused.nodeName(),
+          RESUME_LIMIT,
+          paused.logTail());
+      // SIGKILL, not rabbitmqctl stop: a node stuck this way does not answer a stop either (seen:
+      // Erlang's global name server confused by the partition, the stop timing out after 60 s).
+      brokers.kill(node);
+      brokers.restart(node);
+      long millis = awaitAmqpListener(node, true, Duration.ofSeconds(90));
+      return "still paused "
+          + RESUME_LIMIT.toSeconds()
+          + " s after the heal, so restarted (listening "
+          + millis
+          + " ms after the restart)";
+    }
+  }
+
+  /**
+   * Waits until node {@code i}'s AMQP listener accepts ({@code open}) or refuses connections;
+   * returns the milliseconds it took.
+   */
+  public long awaitAmqpListener(int i, boolean open, Duration limit) throws Exception {
+    long t0 = System.nanoTime();
+    while (true) {
+      boolean accepts;
+      try (Socket s = new Socket()) {
+        s.connect(new InetSocketAddress("127.0.0.1", brokers.amqpPort(i)), 1_000);
+        accepts = true;
+      } catch (java.io.IOException e) {
+        accepts = false;
+      }
+      long millis = (System.nanoTime() - t0) / 1_000_000;
+      if (accepts == open) {
+        return millis;
+      }
+      if (millis > limit.toMillis()) {
+        throw new IllegalStateException(
+            "node "
+                + brokers.nodes().get(i).nodeName()
+                + (open ? " did not listen again" : " did not pause")
+                + " within "
+                + limit);
+      }
+      Thread.sleep(200);
+    }
+  }
+
+  /** Waits until {@code queue} has a leader and it is not {@code former}; returns the leader. */
+  public String awaitLeaderOtherThan(String queue, String former, Duration limit)
+      throws InterruptedException {
+    long deadline = System.nanoTime() + limit.toNanos();
+    Optional<String> leader = brokers.leaderOf(queue);
+    while (leader.isEmpty() || leader.get().equals(former)) {
+      if (System.nanoTime() > deadline) {
+        throw new IllegalStateException(
+            "no new leader for " + queue + " within " + limit + " (seen: " + leader + ")");
+      }
+      Thread.sleep(200);
+      leader = brokers.leaderOf(queue);
+    }
+    return leader.get();
+  }
+
+  /** Waits until node {@code i} sees all nodes running; milliseconds since {@code since}. */
+  public long awaitRunningNodes(int i, Duration limit, long since) throws Exception {
+    long deadline = System.nanoTime() + limit.toNanos();
+    int size = brokers.nodes().size();
+    List<String> seen = List.of();
+    while (System.nanoTime() < deadline) {
+      try {
+        seen = brokers.runningNodesSeenBy(i);
+        if (seen.size() == size) {
+          return (System.nanoTime() - since) / 1_000_000;
+        }
+      } catch (java.io.IOException e) {
+        seen = List.of(e.getMessage());
+      }
+      Thread.sleep(500);
+    }
+    throw new IllegalStateException(
+        "node " + brokers.nodes().get(i).nodeName() + " sees " + seen + " running after " + limit);
+  }
+
+  @Override
+  public void close() throws Exception {
+    try {
+      balancer.close();
+    } finally {
+      brokers.close();
+    }
+  }
+}

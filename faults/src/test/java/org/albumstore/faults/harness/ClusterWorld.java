@@ -1,0 +1,216 @@
+package org.albumstore.faults.harness;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.albumstore.common.config.AmqpSettings;
+import org.albumstore.common.config.AmqpSettings.QueueType;
+import org.albumstore.common.config.CommonSettings;
+import org.albumstore.embedded.testing.TestServices;
+import org.apache.hc.core5.util.Timeout;
+
+/** One test's queue, server processes and consumer processes on a shared {@link ClusterStack}. */
+public final class ClusterWorld implements AutoCloseable {
+  private static final Duration DRAIN_DELAY = Duration.ofSeconds(3);
+
+  private final ClusterStack stack;
+  private final String name;
+  private final String runId;
+  private final AmqpSettings amqp;
+  private final List<ServerProcess> servers = new ArrayList<>();
+  private final List<ConsumerProcess> consumers = new ArrayList<>();
+  private ApiClient api;
+  private final int[] serverStarts = new int[ClusterStack.SERVERS];
+
+  ClusterWorld(ClusterStack stack, String name) {
+    this.stack = stack;
+    this.name = name;
+    this.runId = name.replaceAll("[^A-Za-z0-9]", "") + UUID.randomUUID().toString().substring(0, 6);
+    this.amqp =
+        new AmqpSettings(
+            "amqp://guest:guest@127.0.0.1:" + stack.balancer().amqpPort() + "/%2F",
+            "",
+            "faults.cluster." + runId,
+            QueueType.QUORUM,
+            3);
+  }
+
+  public AmqpSettings amqp() {
+    return amqp;
+  }
+
+  /** The servers, by index; a restarted one replaces its predecessor. */
+  public List<ServerProcess> servers() {
+    return servers;
+  }
+
+  /** Every consumer started, in order, the killed ones included. */
+  public List<ConsumerProcess> consumers() {
+    return consumers;
+  }
+
+  /** A run ID of this test's own, for the load's keys. */
+  public String runId() {
+    return runId;
+  }
+
+  public String balancerUrl() {
+    return "http://127.0.0.1:" + stack.balancer().httpPort() + "/albumstore";
+  }
+
+  /**
+   * The servers and {@code consumerCount} consumers, launched side by side and awaited together:
+   * JVM start-up is most of each one's start, and one after another they cost every scenario
+   * seconds.
+   */
+  public List<ConsumerProcess> start(int consumerCount, String... consumerArgs) throws Exception {
+    for (int i = 0; i < ClusterStack.SERVERS; i++) {
+      servers.add(startServer(i));
+    }
+    List<ConsumerProcess> started = new ArrayList<>();
+    for (int i = 0; i < consumerCount; i++) {
+      started.add(launchConsumer(consumerArgs));
+    }
+    for (ConsumerProcess c : started) {
+      c.awaitConsuming(amqp);
+    }
+    awaitInRotation();
+    return started;
+  }
+
+  private ServerProcess startServer(int i) throws Exception {
+    Map<String, String> env = new HashMap<>(TestServices.overrides(amqp, stack.db()));
+    env.put(CommonSettings.AMQP_ADDRESSES.variable(), amqp.addresses());
+    env.put(CommonSettings.QUORUM_GROUP_SIZE.variable(), Integer.toString(amqp.quorumGroupSize()));
+    env.put(CommonSettings.HTTP_PORT.variable(), Integer.toString(stack.serverPorts().get(i)));
+    env.put("ALBUMSTORE_DRAIN_DELAY_MS", Long.toString(DRAIN_DELAY.toMillis()));
+    // A restarted server gets a log of its own: its predecessor's stays for the diagnosis, and
+    // the wait for "listening" cannot read a line the predecessor wrote.
+    String suffix = serverStarts[i]++ == 0 ? "" : "-restart-" + (serverStarts[i] - 1);
+    return ServerProcess.start(name + "-server-" + (i + 1) + suffix, env);
+  }
+
+  public void restartServer(int i) throws Exception {
+    servers.set(i, startServer(i));
+    awaitInRotation();
+  }
+
+  /** Every server answers its own /health, and the balancer has it in its rotation. */
+  private void awaitInRotation() throws Exception {
+    HttpClient http = HttpClient.newHttpClient();
+    long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+    for (int port : stack.serverPorts()) {
+      URI health = URI.create("http://127.0.0.1:" + port + "/albumstore/health");
+      while (true) {
+        try {
+          if (http.send(
+                      HttpRequest.newBuilder(health).build(),
+                      HttpResponse.BodyHandlers.discarding())
+                  .statusCode()
+              == 200) {
+            break;
+          }
+        } catch (java.io.IOException e) {
+          // not listening yet
+        }
+        if (System.nanoTime() > deadline) {
+          throw new IllegalStateException("server on port " + port + " not UP within 60 s");
+        }
+        Thread.sleep(100);
+      }
+    }
+    stack.balancer().awaitServersUp(Duration.ofSeconds(30)); // each check passed twice (rise 2)
+  }
+
+  public ConsumerProcess startConsumer(String... extraArgs) throws Exception {
+    ConsumerProcess p = launchConsumer(extraArgs);
+    p.awaitConsuming(amqp);
+    return p;
+  }
+
+  private ConsumerProcess launchConsumer(String... extraArgs) throws IOException {
+    List<String> args = new ArrayList<>(List.of("--metrics-port", "-1")); // several at once
+    args.addAll(List.of(extraArgs));
+    ConsumerProcess p =
+        ConsumerProcess.launch(
+            name + "-consumer-" + (consumers.size() + 1),
+            amqp,
+            stack.db(),
+            // The queue is declared by whichever side starts first, with the same arguments.
+            Map.of(
+                CommonSettings.QUORUM_GROUP_SIZE.variable(),
+                Integer.toString(amqp.quorumGroupSize())),
+            args.toArray(String[]::new));
+    consumers.add(p);
+    return p;
+  }
+
+  /** 16 writers through the balancer, paced so that the run lasts a few seconds. */
+  public WriteLoad load() {
+    return load(40, 100);
+  }
+
+  public WriteLoad load(int iterations, long pauseMillis) {
+    api = new ApiClient(balancerUrl(), 32, Timeout.ofSeconds(15));
+    return new WriteLoad(api, runId, 16, iterations, pauseMillis, Duration.ofSeconds(90), null)
+        .start();
+  }
+
+  public record End(Audit.Result audit, long redeliveries, LoadStats stats) {
+    public String line(String scenario) {
+      long retries = stats.requests() - stats.writesAcked() - stats.writesGivenUp();
+      return Summary.loadLine(
+          scenario,
+          stats,
+          redeliveries,
+          audit,
+          "retries "
+              + retries
+              + ", balancer 502/504s "
+              + stats.balancerErrors()
+              + ", longest without a 200 "
+              + stats.longestWithoutOkMillis()
+              + " ms");
+    }
+  }
+
+  /** Drain, SIGTERM every consumer still running, audit; the run's rows are deleted. */
+  public End finish(WriteLoad load) throws Exception {
+    try (Audit audit = new Audit(load.ledger(), amqp, stack.db())) {
+      try {
+        audit.awaitDrained(Duration.ofSeconds(120));
+        long redeliveries = 0;
+        for (ConsumerProcess c : consumers) {
+          if (c.isAlive()) {
+            c.terminate(Duration.ofSeconds(30));
+          }
+          redeliveries += Math.max(0, c.stoppedCounter("redelivered"));
+        }
+        return new End(audit.check(0), redeliveries, load.stats());
+      } finally {
+        audit.deleteRows();
+      }
+    }
+  }
+
+  @Override
+  public void close() throws Exception {
+    for (ConsumerProcess c : consumers) {
+      c.close();
+    }
+    for (ServerProcess s : servers) {
+      s.close();
+    }
+    if (api != null) {
+      api.close();
+    }
+  }
+}

@@ -1,0 +1,122 @@
+package org.albumstore.faults.nemesis;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import org.albumstore.embedded.cluster.Partition;
+import org.albumstore.embedded.cluster.RabbitCluster;
+import org.albumstore.faults.harness.ClusterStack;
+import org.albumstore.faults.harness.ClusterWorld;
+import org.albumstore.faults.harness.ConsumerProcess;
+
+/**
+ * Every {@link FaultKind} on the cluster topology: the nodes of a {@link ClusterStack}, the servers
+ * and consumers of a {@link ClusterWorld}. Each heal is safe to repeat, so that the nemesis can
+ * heal at close whatever a failure or an interrupt left broken.
+ */
+public final class ClusterInjector implements Nemesis.Injector {
+  /** RabbitMQ's default high watermark, restored when a memory alarm is healed. */
+  private static final String DEFAULT_WATERMARK = "0.4";
+
+  private static final int SUPERVISED_START_SECONDS = 90;
+
+  private final ClusterStack cluster;
+  private final RabbitCluster brokers;
+  private final ClusterWorld world;
+  private final List<ConsumerProcess> consumers;
+  private final Map<Fault, Partition> partitions = new ConcurrentHashMap<>();
+
+  /**
+   * @param consumers the running consumers, by index: a killed one is replaced in this list by the
+   *     one its heal starts
+   */
+  public ClusterInjector(
+      ClusterStack cluster, ClusterWorld world, List<ConsumerProcess> consumers) {
+    this.cluster = cluster;
+    this.brokers = cluster.brokers();
+    this.world = world;
+    this.consumers = new ArrayList<>(consumers);
+  }
+
+  /** How many instances of each tier a schedule may pick from. */
+  public Map<FaultKind.Tier, Integer> instances() {
+    return Map.of(
+        FaultKind.Tier.BROKER, brokers.nodes().size(),
+        FaultKind.Tier.SERVER, world.servers().size(),
+        FaultKind.Tier.CONSUMER, consumers.size());
+  }
+
+  @Override
+  public void inject(Fault f) throws Exception {
+    int i = f.target();
+    switch (f.kind()) {
+      case NODE_KILL -> brokers.kill(i);
+      case NODE_PAUSE -> brokers.pause(i);
+      case PARTITION -> partitions.put(f, brokers.isolate(i));
+      case MEMORY_ALARM -> brokers.nodes().get(i).ctl("set_vm_memory_high_watermark", "0");
+      case SERVER_KILL -> world.servers().get(i).kill();
+      case SERVER_TERM -> world.servers().get(i).stop();
+      case CONSUMER_KILL -> consumers.get(i).kill();
+    }
+  }
+
+  @Override
+  public void heal(Fault f) throws Exception {
+    int i = f.target();
+    switch (f.kind()) {
+      case NODE_KILL -> restartIfDown(i);
+      case NODE_PAUSE -> brokers.resume(i);
+      case PARTITION -> healPartition(f);
+      case MEMORY_ALARM ->
+          brokers.nodes().get(i).ctl("set_vm_memory_high_watermark", DEFAULT_WATERMARK);
+      case SERVER_KILL, SERVER_TERM -> {
+        if (!world.servers().get(i).isAlive()) {
+          world.restartServer(i);
+        }
+      }
+      case CONSUMER_KILL -> {
+        if (!consumers.get(i).isAlive()) {
+          consumers.set(i, startConsumerAsSupervised());
+        }
+      }
+    }
+  }
+
+  /**
+   * A consumer started again as its supervisor does (systemd's {@code Restart=on-failure}, an ECS
+   * service): one that exits because the broker did not answer its start (a node just killed or
+   * cut off behind the balancer) is started again, for {@value #SUPERVISED_START_SECONDS} s.
+   */
+  private ConsumerProcess startConsumerAsSupervised() throws Exception {
+    long deadline = System.nanoTime() + Duration.ofSeconds(SUPERVISED_START_SECONDS).toNanos();
+    while (true) {
+      try {
+        return world.startConsumer();
+      } catch (IllegalStateException exited) {
+        if (System.nanoTime() > deadline) {
+          throw exited;
+        }
+        Thread.sleep(2_000);
+      }
+    }
+  }
+
+  private void restartIfDown(int i) throws Exception {
+    if (!brokers.nodes().get(i).isRunning()) {
+      brokers.restart(i);
+    }
+    cluster.awaitAmqpListener(i, true, Duration.ofSeconds(90));
+  }
+
+  /** Removes the rules, then waits for the node to resume (restarted if it does not). */
+  private void healPartition(Fault f) throws Exception {
+    Partition cut = partitions.remove(f);
+    if (cut != null) {
+      cut.close();
+    }
+    cluster.resumeAfterHeal(f.target());
+    cluster.awaitRunningNodes(f.target(), Duration.ofSeconds(60), System.nanoTime());
+  }
+}

@@ -86,8 +86,8 @@ public final class ClusterInjector implements Nemesis.Injector {
 
   /**
    * A consumer started again as its supervisor does (systemd's {@code Restart=on-failure}, an ECS
-   * service): one that exits because the broker did not answer its start (a node just killed or
-   * cut off behind the balancer) is started again, for {@value #SUPERVISED_START_SECONDS} s.
+   * service): one that exits because the broker did not answer its start (a node just killed or cut
+   * off behind the balancer) is started again, for {@value #SUPERVISED_START_SECONDS} s.
    */
   private ConsumerProcess startConsumerAsSupervised() throws Exception {
     long deadline = System.nanoTime() + Duration.ofSeconds(SUPERVISED_START_SECONDS).toNanos();

@@ -4,10 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
 import java.util.List;
-import java.util.Optional;
 import org.albumstore.embedded.cluster.Partition;
 import org.albumstore.embedded.cluster.RabbitCluster;
-import org.albumstore.embedded.testing.ExternalTools;
 import org.albumstore.faults.harness.ClusterStack;
 import org.albumstore.faults.harness.ClusterWorld;
 import org.albumstore.faults.harness.ConsumerProcess;
@@ -198,13 +196,7 @@ class ClusterFaultsIT {
   @Test
   void scenario6_theQuorumLeadersNodeCutOffFromTheOthersPausesRejoinsAndLosesNothing()
       throws Exception {
-    Optional<String> why = Partition.unavailable();
-    ExternalTools.system()
-        .requireThat(
-            why.isEmpty(),
-            "iptables with the right to change the rules (root or CAP_NET_ADMIN): "
-                + why.orElse(""),
-            "scenario C6 (a network partition between broker nodes)");
+    ClusterStack.requirePartitions("scenario C6 (a network partition between broker nodes)");
     try (ClusterWorld w = cluster.world("s6-partition")) {
       w.start(2);
       // Paced, and long enough to outlast noticing the partition (net_ticktime), the pause and

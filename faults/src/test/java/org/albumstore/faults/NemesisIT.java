@@ -12,7 +12,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
@@ -20,8 +19,6 @@ import org.albumstore.client.history.History;
 import org.albumstore.client.history.HistoryCheck;
 import org.albumstore.client.history.HistoryFile;
 import org.albumstore.common.config.DatabaseSettings;
-import org.albumstore.embedded.cluster.Partition;
-import org.albumstore.embedded.testing.ExternalTools;
 import org.albumstore.embedded.testing.TestServices;
 import org.albumstore.faults.harness.ClientProcess;
 import org.albumstore.faults.harness.ClusterStack;
@@ -64,13 +61,7 @@ class NemesisIT {
 
   @Test
   void aSeedsOverlappingFaultsLeaveEveryOperationOfTheHistoryRight() throws Exception {
-    Optional<String> why = Partition.unavailable();
-    ExternalTools.system()
-        .requireThat(
-            why.isEmpty(),
-            "iptables with the right to change the rules (root or CAP_NET_ADMIN): "
-                + why.orElse(""),
-            "the nemesis (a partition is one of its faults)");
+    ClusterStack.requirePartitions("the nemesis (a partition is one of its faults)");
     try (ClusterStack cluster = ClusterStack.start("the nemesis (3 RabbitMQ nodes, HAProxy)");
         ClusterWorld world = cluster.world("nemesis-" + SEED)) {
       List<ConsumerProcess> consumers = world.start(2);

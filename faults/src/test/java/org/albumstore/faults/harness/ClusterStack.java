@@ -10,6 +10,7 @@ import java.util.Optional;
 import java.util.UUID;
 import org.albumstore.common.config.DatabaseSettings;
 import org.albumstore.embedded.cluster.HaProxy;
+import org.albumstore.embedded.cluster.Partition;
 import org.albumstore.embedded.cluster.RabbitCluster;
 import org.albumstore.embedded.cluster.RabbitNode;
 import org.albumstore.embedded.testing.ExternalTools;
@@ -70,6 +71,20 @@ public final class ClusterStack implements AutoCloseable {
       brokers.close();
       throw e;
     }
+  }
+
+  /**
+   * Skips {@code purpose} (fails it with {@code CI=true}) unless iptables is there with the right
+   * to change its rules, which a partition between the nodes needs.
+   */
+  public static void requirePartitions(String purpose) {
+    Optional<String> why = Partition.unavailable();
+    ExternalTools.system()
+        .requireThat(
+            why.isEmpty(),
+            "iptables with the right to change the rules (root or CAP_NET_ADMIN): "
+                + why.orElse(""),
+            purpose);
   }
 
   public RabbitCluster brokers() {

@@ -81,6 +81,9 @@ final class LoadRun {
   private static final int RECENT_ALBUMS = 65_536;
   private static final int HISTORY_BUFFER_ATTEMPTS = 262_144;
 
+  /** How long the depth at the end of the load may be read again when the last reading had none. */
+  private static final Duration DEPTH_AT_END_LIMIT = Duration.ofSeconds(10);
+
   private final ClientConfig cfg;
   private final PrintStream out;
   private final PrintStream err;
@@ -164,7 +167,7 @@ final class LoadRun {
       // After the warm-up: the tier table's differences cover the measured load only.
       TierSampler tiers = TierSampler.start(cfg.serverMetrics(), cfg.consumerMetrics());
       RunOutcome.Load load = measuredLoad(run, writers, shared, sampler, timelineCsv);
-      QueueSample atEnd = sampler.latestDepth();
+      QueueSample atEnd = sampler.depthAtEnd(DEPTH_AT_END_LIMIT);
       // What this client was told, for 'merge' to verify the union of several clients' writes.
       LedgerFile.write(shared.ledger(), run.reporter().acknowledgedCsv());
       log.info(

@@ -128,7 +128,7 @@ public final class BrokerSampler implements AutoCloseable {
   private void sampleOnce() {
     QueueSample s;
     try {
-      s = probe.sample();
+      s = sampleNow();
       if (failing) {
         log.info("queue depth: {} answers again", probe.source());
         failing = false;
@@ -147,6 +147,13 @@ public final class BrokerSampler implements AutoCloseable {
     latest = s;
     if (s.depthKnown()) {
       latestWithDepth = s;
+    }
+  }
+
+  /** One reading; the periodic one and {@link #depthAtEnd} never use the probe at once. */
+  private QueueSample sampleNow() throws Exception {
+    synchronized (probe) {
+      return probe.sample();
     }
   }
 
@@ -173,6 +180,35 @@ public final class BrokerSampler implements AutoCloseable {
       return known;
     }
     return newest;
+  }
+
+  /**
+   * The depth when the load ended: {@link #latestDepth} if it has one, else readings taken now, one
+   * after another, until one has a depth or {@code limit} passes (the periodic reading may have
+   * failed or timed out on a loaded machine, or fallen between two collections of counts); the
+   * newest reading when none has.
+   */
+  public QueueSample depthAtEnd(Duration limit) throws InterruptedException {
+    QueueSample known = latestDepth();
+    if (known.depthKnown() || probe == null) {
+      return known;
+    }
+    long deadline = System.nanoTime() + limit.toNanos();
+    while (System.nanoTime() < deadline) {
+      try {
+        QueueSample s = sampleNow();
+        if (s.depthKnown()) {
+          log.info("queue depth at the end of the load: read again, the periodic reading had none");
+          return s;
+        }
+      } catch (InterruptedException e) {
+        throw e;
+      } catch (Exception e) {
+        // as a failed periodic reading: try again until the limit
+      }
+      Thread.sleep(200);
+    }
+    return latest;
   }
 
   /** Whether any source answered at start. */

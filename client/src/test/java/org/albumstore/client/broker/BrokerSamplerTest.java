@@ -79,6 +79,26 @@ class BrokerSamplerTest {
   }
 
   @Test
+  void theDepthAtTheEndIsReadAgainWhenTheLastReadingsHadNone() throws Exception {
+    // No reading with counts yet (timeouts on a loaded machine, counts not collected): the depth at
+    // the end is read anew until one has them, not reported unknown.
+    FakeProbe api =
+        new FakeProbe("management-api", depth(-1, -1), depth(-1, -1), depth(-1, -1), depth(3, 0));
+    try (BrokerSampler s = BrokerSampler.start(List.of(api), Duration.ofSeconds(60))) {
+      assertThat(s.latestDepth().depthKnown()).isFalse();
+      assertThat(s.depthAtEnd(Duration.ofSeconds(10)).depth()).isEqualTo(3);
+    }
+  }
+
+  @Test
+  void theDepthAtTheEndIsUnknownWhenNoReadingWithinTheLimitHasIt() throws Exception {
+    FakeProbe api = new FakeProbe("management-api", depth(-1, -1));
+    try (BrokerSampler s = BrokerSampler.start(List.of(api), Duration.ofSeconds(60))) {
+      assertThat(s.depthAtEnd(Duration.ofMillis(500)).depthKnown()).isFalse();
+    }
+  }
+
+  @Test
   void noSourceMeansNotAvailableAndUnknownReadings() {
     try (BrokerSampler s =
         BrokerSampler.start(List.of(new FakeProbe("management-api")), Duration.ofSeconds(60))) {

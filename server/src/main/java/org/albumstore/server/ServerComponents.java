@@ -10,7 +10,6 @@ import org.albumstore.server.metrics.ServerMetrics;
 import org.albumstore.server.publish.BrokerConnector;
 import org.albumstore.server.publish.ConfirmedPublisher;
 import org.albumstore.server.publish.PublisherSettings;
-import org.albumstore.server.publish.QueueBacklog;
 import org.albumstore.server.read.AlbumReads;
 import org.albumstore.server.read.AlbumWaiters;
 import org.albumstore.server.read.PostgresDriver;
@@ -94,7 +93,6 @@ final class ServerComponents implements AutoCloseable {
             settings.readQueueMax(),
             readThreadNames);
     BrokerConnector broker = null;
-    QueueBacklog backlog = null;
     AlbumWaiters waiters = null;
     try {
       metrics.bindPool(pool);
@@ -102,8 +100,7 @@ final class ServerComponents implements AutoCloseable {
       AlbumReads reads = new AlbumReads(pool);
       broker = new BrokerConnector(amqp, "albumstore-server", metrics::bindAmqp);
       broker.start();
-      backlog = new QueueBacklog(broker);
-      waiters = startWaiters(reads, backlog, settings, metrics);
+      waiters = startWaiters(reads, settings, metrics);
       ConfirmedPublisher publisher = startPublisher(broker, settings, metrics);
       log.info("Server components started: {}, {}, {}", settings, amqp, db);
       return new ServerComponents(
@@ -119,9 +116,7 @@ final class ServerComponents implements AutoCloseable {
           waiters);
     } catch (RuntimeException e) {
       if (waiters != null) {
-        waiters.close(); // and the backlog
-      } else if (backlog != null) {
-        backlog.close();
+        waiters.close();
       }
       if (broker != null) {
         broker.close(Duration.ofSeconds(5));
@@ -136,9 +131,9 @@ final class ServerComponents implements AutoCloseable {
 
   /** The poller of the reads that wait for a new album, started and bound to the metrics. */
   private static AlbumWaiters startWaiters(
-      AlbumReads reads, QueueBacklog backlog, ServerSettings settings, ServerMetrics metrics) {
+      AlbumReads reads, ServerSettings settings, ServerMetrics metrics) {
     AlbumWaiters waiters =
-        new AlbumWaiters(reads::albums, backlog, settings.readWait(), metrics.readWaitObserver());
+        new AlbumWaiters(reads::albums, settings.readWait(), metrics.readWaitObserver());
     metrics.bindReadWaiters(waiters);
     waiters.start();
     return waiters;

@@ -23,12 +23,20 @@ import org.slf4j.LoggerFactory;
  *
  * <p>How: one poller thread which, only while reads are waiting, runs ONE query per tick for all
  * the waiting IDs ({@code album_id = ANY (?)}, {@link AlbumReads#albums} as the {@link
- * AlbumLookup}), answers every read whose album it found, and answers those past their deadline:
- * 404, or 503 while acknowledged writes may still wait to be applied ({@link Backlog}), since the
- * album may be one of them. So a thousand waiting reads cost one indexed query every few
- * milliseconds, not a thousand, and nothing at all when none wait (the thread sleeps on a monitor).
- * A read waits at most the bound plus one poll interval (plus one query, which has its own
- * timeout).
+ * AlbumLookup}), answers every read whose album it found, and answers those past their deadline 503
+ * with Retry-After. So a thousand waiting reads cost one indexed query every few milliseconds, not
+ * a thousand, and nothing at all when none wait (the thread sleeps on a monitor). A read waits at
+ * most the bound plus one poll interval (plus one query, which has its own timeout).
+ *
+ * <p>Why 503 and never 404 past the bound: only IDs that may belong to an album acknowledged
+ * moments ago wait here ({@link WaitPolicy}), and nothing the server can ask says that such an
+ * album is not on its way. Its message may sit in the queue behind a backlog, or be held
+ * unacknowledged by a consumer that is cut off from the broker or from the database, for as long as
+ * that fault lasts; a queue's message count (what a passive declare returns) does not include
+ * those. A 404 would tell the client that an acknowledged album does not exist, which breaks
+ * read-your-writes; a 503 says "not now, retry", which is true. The price: an ID of a waited-for
+ * form that was never acknowledged (forged, or from a POST that failed, whose 200 nobody got) gets
+ * its 503 after the bound instead of a 404.
  *
  * <p>Why polling and not PostgreSQL's LISTEN/NOTIFY: a NOTIFY is delivered at commit, and to keep
  * notifications in commit order PostgreSQL serialises every committing transaction that issued one
@@ -55,10 +63,10 @@ public final class AlbumWaiters implements AutoCloseable {
   public interface Answer {
     void found(AlbumProfile album);
 
-    /** The bound passed without the album appearing. */
-    void notFound();
-
-    /** The database failed while polling, or the server is stopping. */
+    /**
+     * The bound passed without the album appearing ({@link #PENDING_MESSAGE}), the database failed
+     * while polling, or the server is stopping: 503 with Retry-After.
+     */
     void unavailable(String msg);
   }
 
@@ -86,13 +94,12 @@ public final class AlbumWaiters implements AutoCloseable {
     }
   }
 
-  /** What a read that did not find its album is told while writes may wait to be applied. */
+  /** What a read is told whose album did not appear within the bound. */
   static final String PENDING_MESSAGE =
-      "album not found yet, and acknowledged writes are still waiting to be applied; retry in a"
-          + " second";
+      "album not applied yet: if its POST /albums returned 200 it is on its way (the consumers"
+          + " are behind or recovering from a fault); retry in a second";
 
   private final AlbumLookup lookup;
-  private final Backlog backlog;
   private final LongSupplier nanoTime;
   private final WaitPolicy policy;
   private final ReadWaitObserver observer;
@@ -107,24 +114,17 @@ public final class AlbumWaiters implements AutoCloseable {
   private long nextFailureLog;
   private long failuresNotLogged;
 
-  /**
-   * @param backlog asked when a read's bound passes: while acknowledged writes may wait to be
-   *     applied, the read gets 503 rather than 404
-   */
-  public AlbumWaiters(
-      AlbumLookup lookup, Backlog backlog, ReadWaitSettings settings, ReadWaitObserver observer) {
-    this(lookup, backlog, settings, observer, System::nanoTime);
+  public AlbumWaiters(AlbumLookup lookup, ReadWaitSettings settings, ReadWaitObserver observer) {
+    this(lookup, settings, observer, System::nanoTime);
   }
 
   /** With the clock of the deadlines given: tests drive {@link #tick} with a clock of their own. */
   AlbumWaiters(
       AlbumLookup lookup,
-      Backlog backlog,
       ReadWaitSettings settings,
       ReadWaitObserver observer,
       LongSupplier nanoTime) {
     this.lookup = lookup;
-    this.backlog = backlog;
     this.nanoTime = nanoTime;
     this.nextFailureLog = nanoTime.getAsLong();
     this.policy = new WaitPolicy(settings);
@@ -151,8 +151,7 @@ public final class AlbumWaiters implements AutoCloseable {
 
   /**
    * Parks a read of {@code albumId} until the album appears (then {@link Answer#found}) or the
-   * bound passes ({@link Answer#notFound}, or {@link Answer#unavailable} while the backlog may hold
-   * it).
+   * bound passes (then {@link Answer#unavailable} with {@link #PENDING_MESSAGE}).
    *
    * @return the waiter, or null when the most waiting reads already wait or the server is stopping
    *     (the caller answers 503 at once)
@@ -242,7 +241,6 @@ public final class AlbumWaiters implements AutoCloseable {
       }
     }
     long now = nanoTime.getAsLong();
-    Boolean pending = null; // the backlog is asked once per tick, and only when a bound passed
     for (Iterator<Waiter> it = waiters.iterator(); it.hasNext(); ) {
       Waiter w = it.next();
       AlbumProfile album = found.get(w.albumId);
@@ -257,14 +255,7 @@ public final class AlbumWaiters implements AutoCloseable {
             now,
             () -> w.answer.unavailable("the database is unavailable; retry in a second"));
       } else if (now - w.deadlineNanos >= 0) {
-        if (pending == null) {
-          pending = backlog.mayHoldUnappliedWrites();
-        }
-        if (pending) {
-          finish(w, Outcome.PENDING, now, () -> w.answer.unavailable(PENDING_MESSAGE));
-        } else {
-          finish(w, Outcome.NOT_FOUND, now, w.answer::notFound);
-        }
+        finish(w, Outcome.PENDING, now, () -> w.answer.unavailable(PENDING_MESSAGE));
       } else {
         continue;
       }
@@ -314,7 +305,7 @@ public final class AlbumWaiters implements AutoCloseable {
 
   /**
    * Stops the poller and answers every waiting read 503; waits for a running query at most its
-   * timeout; closes the backlog. Before the read pool closes.
+   * timeout. Before the read pool closes.
    */
   @Override
   public void close() {
@@ -328,7 +319,6 @@ public final class AlbumWaiters implements AutoCloseable {
     }
     if (t == null) {
       answerAll("the server is stopping; retry in a second");
-      backlog.close();
       return;
     }
     LockSupport.unpark(t);
@@ -340,6 +330,5 @@ public final class AlbumWaiters implements AutoCloseable {
     if (t.isAlive()) {
       log.warn("The read-wait poller did not stop within the query timeout");
     }
-    backlog.close();
   }
 }

@@ -6,12 +6,7 @@ public interface ReadWaitObserver {
   enum Outcome {
     /** The album appeared: 200. */
     FOUND,
-    /** The wait reached its bound, and no acknowledged write waits to be applied: 404. */
-    NOT_FOUND,
-    /**
-     * The wait reached its bound while acknowledged writes may still wait to be applied (the {@link
-     * Backlog}): 503, since the album may be one of them.
-     */
+    /** The wait reached its bound without the album: 503, since it may still be on its way. */
     PENDING,
     /** The database failed while polling, or the server stopped: 503. */
     FAILED

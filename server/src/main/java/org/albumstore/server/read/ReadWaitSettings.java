@@ -17,7 +17,8 @@ import org.albumstore.common.config.Setting;
  * quick 503 sheds load; a 5 ms poll adds at most 5 ms to a waiting read and runs one query per tick
  * only while reads are waiting.
  *
- * @param maxWaitMs longest a GET waits for an acknowledged album before its 404 (0: never wait)
+ * @param maxWaitMs longest a GET waits for an acknowledged album before its 503 (0: never wait, 404
+ *     at once)
  * @param windowMs how old (by its ID) a v7 album ID may be and still be waited for
  * @param clockSkewMs how far in the future (by this server's clock) a v7 album ID may be
  * @param maxWaiters most GETs waiting at once; beyond, 503 with Retry-After
@@ -30,8 +31,8 @@ public record ReadWaitSettings(
       Setting.integer("ALBUMSTORE_READ_WAIT_MS", 5000, 0, 60_000)
           .withFlag("--read-wait-ms", "MS")
           .withHelp(
-              "Longest a GET /albums/{albumID} waits for an acknowledged album before 404, 0 ="
-                  + " never wait");
+              "Longest a GET /albums/{albumID} waits for a new album before 503 with"
+                  + " Retry-After, 0 = never wait (404 at once)");
 
   public static final Setting<Integer> WINDOW_MS =
       Setting.integer("ALBUMSTORE_READ_WAIT_WINDOW_MS", 60_000, 1000, 3_600_000)

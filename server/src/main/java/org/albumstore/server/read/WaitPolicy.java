@@ -18,9 +18,14 @@ import org.albumstore.common.event.Identifiers;
  *       forms) cannot be an album acknowledged moments ago: 404 at once.
  * </ul>
  *
+ * <p>A read that waits and does not find its album gets 503 past the bound, never 404 ({@link
+ * AlbumWaiters}). So read-your-writes holds for a GET within the window of its album's POST: 200 or
+ * 503. A GET later than the window for an album still not applied (consumers down for longer than
+ * the window) gets 404; raise the window where such outages must be read through.
+ *
  * <p>What this costs: a forged ID of the v3 form, or a v7 ID forged with a current time, waits the
- * full bound before its 404. That is harmless because the wait holds no thread and the number of
- * waiting reads is bounded ({@link AlbumWaiters}): beyond it, 503 at once.
+ * full bound and gets a 503, not a 404. That is harmless because the wait holds no thread and the
+ * number of waiting reads is bounded ({@link AlbumWaiters}): beyond it, 503 at once.
  */
 final class WaitPolicy {
   private final long windowMs;

@@ -24,14 +24,11 @@ import org.albumstore.server.read.ReadFailedException;
  * <p>Read-your-writes: a GET that does not find the album answers 404 at once unless the ID could
  * be an album acknowledged moments ago ({@link AlbumWaiters#worthWaitingFor}); then the request
  * goes async and waits, bounded and without a thread, for the consumer to apply it ({@link
- * AsyncRead}).
+ * AsyncRead}), and past the bound gets 503 with Retry-After, never 404.
  */
 public final class AlbumsServlet extends ApiServlet {
   static final String NOT_FOUND =
       "no album with this albumID (an album is readable once its POST /albums returned 200)";
-  static final String NOT_FOUND_AFTER_WAIT =
-      "no album with this albumID yet: waited for it and it has not been applied; an album"
-          + " POSTed moments ago may still appear shortly, otherwise it was not found";
 
   private final ConfirmedPublisher publisher;
   private final AlbumReads reads;
@@ -95,8 +92,7 @@ public final class AlbumsServlet extends ApiServlet {
             return AsyncRead.Reply.of(r -> writeAlbum(r, album.get()));
           }
           if (waiters.worthWaitingFor(albumId)) {
-            return AsyncRead.Reply.awaitAlbum(
-                albumId, AlbumsServlet::writeAlbum, NOT_FOUND_AFTER_WAIT);
+            return AsyncRead.Reply.awaitAlbum(albumId, AlbumsServlet::writeAlbum);
           }
           throw new HttpProblem(404, NOT_FOUND);
         });

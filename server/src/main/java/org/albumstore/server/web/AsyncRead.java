@@ -53,29 +53,23 @@ public final class AsyncRead {
     private final AsyncWrite.Success response;
     private final String awaitedAlbumId;
     private final AlbumWriter found;
-    private final String notFoundMessage;
 
-    private Reply(
-        AsyncWrite.Success response,
-        String awaitedAlbumId,
-        AlbumWriter found,
-        String notFoundMessage) {
+    private Reply(AsyncWrite.Success response, String awaitedAlbumId, AlbumWriter found) {
       this.response = response;
       this.awaitedAlbumId = awaitedAlbumId;
       this.found = found;
-      this.notFoundMessage = notFoundMessage;
     }
 
     static Reply of(AsyncWrite.Success response) {
-      return new Reply(response, null, null, null);
+      return new Reply(response, null, null);
     }
 
     /**
      * Wait for this album in {@link AlbumWaiters}; once it is found, {@code found} answers it, and
-     * when the wait ends without it, 404 with {@code notFoundMessage}.
+     * when the wait ends without it, 503 with Retry-After ({@link AlbumWaiters.Answer}).
      */
-    static Reply awaitAlbum(String albumId, AlbumWriter found, String notFoundMessage) {
-      return new Reply(null, albumId, found, notFoundMessage);
+    static Reply awaitAlbum(String albumId, AlbumWriter found) {
+      return new Reply(null, albumId, found);
     }
   }
 
@@ -225,12 +219,6 @@ public final class AsyncRead {
     public void found(AlbumProfile album) {
       AlbumWriter found = awaited.found;
       respond(r -> found.write(r, album));
-    }
-
-    @Override
-    public void notFound() {
-      String msg = awaited.notFoundMessage;
-      respond(r -> Responses.error(r, 404, msg));
     }
 
     @Override

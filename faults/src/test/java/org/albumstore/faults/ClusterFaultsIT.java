@@ -60,29 +60,6 @@ class ClusterFaultsIT {
   }
 
   @Test
-  void scenario3_aServerKilledMidRunCostsRetriesOnTheOtherServerAndNothingIsCountedTwice()
-      throws Exception {
-    try (ClusterWorld w = cluster.world("s3-server-kill")) {
-      w.start(2);
-      WriteLoad load = w.load();
-      try {
-        load.awaitAcked(load.plannedWrites() / 3, Duration.ofSeconds(60));
-        boolean midRun = !load.isDone();
-        w.servers().get(0).kill();
-        load.awaitDone(Duration.ofSeconds(120));
-        ClusterWorld.End end = w.finish(load);
-        Summary.record(end.line("scenario C3 (server SIGKILL mid-run, 2 servers behind HAProxy)"));
-
-        assertThat(midRun).as("the kill came while the load was running").isTrue();
-        LoadChecks.assertClean(load.stats());
-        assertThat(end.audit().passed()).as(end.audit().verdict()).isTrue();
-      } finally {
-        load.interrupt();
-      }
-    }
-  }
-
-  @Test
   void scenario4_aRollingRestartOfTheServersFailsNoRequest() throws Exception {
     try (ClusterWorld w = cluster.world("s4-server-rolling")) {
       w.start(1);

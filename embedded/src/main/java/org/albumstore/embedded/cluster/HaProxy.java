@@ -41,6 +41,8 @@ import org.slf4j.LoggerFactory;
  *   <li>AMQP ({@code mode tcp}): each node checked by a TCP connect every second; the sessions of a
  *       node marked down are cut ({@code on-marked-down shutdown-sessions}) so that clients
  *       reconnect through the proxy to a live node instead of waiting for a heartbeat timeout.
+ *   <li>Spare slots ({@link #SPARE}, optional): checked servers on ports nothing listens on yet; a
+ *       server started on one joins the rotation once its checks pass.
  *   <li>Stats ({@code mode http}, loopback only): HAProxy's own view of every server, read by
  *       {@link #awaitServersUp} so that a caller waits for the rotation itself, not a fixed time.
  * </ul>
@@ -58,6 +60,14 @@ public final class HaProxy implements AutoCloseable {
 
   /** The suffix of each server's unchecked twin (the fail-open backup). */
   static final String FAIL_OPEN = "-fail-open";
+
+  /**
+   * The name of a spare slot ({@code spare-1}, ...): a checked server on a port where nothing
+   * listens yet, so DOWN, until a server started there passes its check (a scale-out without
+   * reloading the balancer). No fail-open twin: a slot that may be empty must never be sent
+   * requests unchecked.
+   */
+  static final String SPARE = "spare-";
 
   private final Process process;
   private final int httpPort;
@@ -93,6 +103,16 @@ public final class HaProxy implements AutoCloseable {
    */
   public static HaProxy start(Path dir, List<Integer> serverPorts, List<Integer> brokerPorts)
       throws IOException, InterruptedException {
+    return start(dir, serverPorts, List.of(), brokerPorts);
+  }
+
+  /**
+   * As {@link #start(Path, List, List)}, with spare slots for servers started later on {@code
+   * sparePorts} ({@link #awaitSpareUp}).
+   */
+  public static HaProxy start(
+      Path dir, List<Integer> serverPorts, List<Integer> sparePorts, List<Integer> brokerPorts)
+      throws IOException, InterruptedException {
     Path haproxy =
         executable()
             .orElseThrow(
@@ -105,7 +125,8 @@ public final class HaProxy implements AutoCloseable {
     int amqpPort = freePort();
     int statsPort = freePort();
     Path cfg = dir.resolve("haproxy.cfg");
-    Files.writeString(cfg, config(httpPort, amqpPort, statsPort, serverPorts, brokerPorts));
+    Files.writeString(
+        cfg, config(httpPort, amqpPort, statsPort, serverPorts, sparePorts, brokerPorts));
     Process p =
         new ProcessBuilder(haproxy.toString(), "-db", "-f", cfg.toString())
             .redirectErrorStream(true)
@@ -122,11 +143,12 @@ public final class HaProxy implements AutoCloseable {
     return proxy;
   }
 
-  public static String config(
+  static String config(
       int httpPort,
       int amqpPort,
       int statsPort,
       List<Integer> serverPorts,
+      List<Integer> sparePorts,
       List<Integer> brokerPorts) {
     StringBuilder c = new StringBuilder();
     c.append("global\n  maxconn 8192\n\n");
@@ -143,6 +165,10 @@ public final class HaProxy implements AutoCloseable {
       c.append(" check inter 1s fall 2 rise 2\n");
       c.append("  server server-").append(i + 1).append(FAIL_OPEN).append(address);
       c.append(" backup\n");
+    }
+    for (int i = 0; i < sparePorts.size(); i++) {
+      c.append("  server " + SPARE).append(i + 1).append(" 127.0.0.1:").append(sparePorts.get(i));
+      c.append(" check inter 1s fall 2 rise 2\n");
     }
     // AMQP connections live for hours and carry their own heartbeats (30 s): no idle timeout.
     c.append("\nfrontend albumstore_amqp\n  mode tcp\n  bind 127.0.0.1:")
@@ -202,7 +228,7 @@ public final class HaProxy implements AutoCloseable {
 
   /**
    * HAProxy's status of every server of the HTTP backend, by name ({@code server-1}: {@code UP},
-   * {@code DOWN}, {@code UP 1/2} while rising, ...), from its CSV stats.
+   * {@code DOWN}, {@code UP 1/2} while rising, ...; spare slots too), from its CSV stats.
    */
   public Map<String, String> serverStates() throws IOException, InterruptedException {
     HttpRequest get =
@@ -220,7 +246,7 @@ public final class HaProxy implements AutoCloseable {
       String[] f = line.split(",", -1);
       if (f.length > status
           && f[proxy].equals(SERVERS_BACKEND)
-          && f[server].startsWith("server-")) {
+          && (f[server].startsWith("server-") || f[server].startsWith(SPARE))) {
         states.put(f[server], f[status]);
       }
     }
@@ -247,10 +273,30 @@ public final class HaProxy implements AutoCloseable {
     }
   }
 
+  /**
+   * Returns once HAProxy has spare slot {@code i} (from 0) in its rotation: a server started on its
+   * port passed its checks.
+   *
+   * @throws IllegalStateException with the states seen, when that takes longer than {@code limit}
+   */
+  public void awaitSpareUp(int i, Duration limit) throws IOException, InterruptedException {
+    String name = SPARE + (i + 1);
+    long deadline = System.nanoTime() + limit.toNanos();
+    Map<String, String> states = serverStates();
+    while (!"UP".equals(states.get(name))) {
+      if (System.nanoTime() > deadline) {
+        throw new IllegalStateException(name + " not UP within " + limit + ": " + states);
+      }
+      Thread.sleep(100);
+      states = serverStates();
+    }
+  }
+
+  /** The servers of the rotation all UP; the spare slots do not count. */
   private static boolean allCheckedUp(Map<String, String> states) {
     List<String> checked =
         states.entrySet().stream()
-            .filter(e -> !e.getKey().endsWith(FAIL_OPEN))
+            .filter(e -> !e.getKey().endsWith(FAIL_OPEN) && !e.getKey().startsWith(SPARE))
             .map(Map.Entry::getValue)
             .toList();
     return !checked.isEmpty() && checked.stream().allMatch("UP"::equals);

@@ -25,7 +25,16 @@ import org.slf4j.LoggerFactory;
  * puts its own queue, servers and consumers on it ({@link #world}).
  */
 public final class ClusterStack implements AutoCloseable {
+  /**
+   * The resource lock of the test classes that start a cluster ({@code @ResourceLock}): the suite
+   * runs two classes at a time (junit-platform.properties), never two clusters.
+   */
+  public static final String LOCK = "albumstore-cluster-topology";
+
   public static final int SERVERS = 2;
+
+  /** Slots behind the balancer for servers added mid-run ({@link ClusterWorld#addServer}). */
+  static final int SPARE_SERVERS = 1;
 
   /** How long a node paused by a partition may take to resume once it has healed. */
   static final Duration RESUME_LIMIT = Duration.ofSeconds(20);
@@ -35,13 +44,19 @@ public final class ClusterStack implements AutoCloseable {
   private final RabbitCluster brokers;
   private final HaProxy balancer;
   private final List<Integer> serverPorts;
+  private final List<Integer> sparePorts;
   private final DatabaseSettings db;
 
   private ClusterStack(
-      RabbitCluster brokers, HaProxy balancer, List<Integer> serverPorts, DatabaseSettings db) {
+      RabbitCluster brokers,
+      HaProxy balancer,
+      List<Integer> serverPorts,
+      List<Integer> sparePorts,
+      DatabaseSettings db) {
     this.brokers = brokers;
     this.balancer = balancer;
     this.serverPorts = List.copyOf(serverPorts);
+    this.sparePorts = List.copyOf(sparePorts);
     this.db = db;
   }
 
@@ -65,8 +80,13 @@ public final class ClusterStack implements AutoCloseable {
       for (int i = 0; i < SERVERS; i++) {
         serverPorts.add(RabbitNode.freePort());
       }
-      HaProxy balancer = HaProxy.start(dir.resolve("haproxy"), serverPorts, brokers.amqpPorts());
-      return new ClusterStack(brokers, balancer, serverPorts, db);
+      List<Integer> sparePorts = new ArrayList<>();
+      for (int i = 0; i < SPARE_SERVERS; i++) {
+        sparePorts.add(RabbitNode.freePort());
+      }
+      HaProxy balancer =
+          HaProxy.start(dir.resolve("haproxy"), serverPorts, sparePorts, brokers.amqpPorts());
+      return new ClusterStack(brokers, balancer, serverPorts, sparePorts, db);
     } catch (Exception e) {
       brokers.close();
       throw e;
@@ -97,6 +117,10 @@ public final class ClusterStack implements AutoCloseable {
 
   List<Integer> serverPorts() {
     return serverPorts;
+  }
+
+  List<Integer> sparePorts() {
+    return sparePorts;
   }
 
   DatabaseSettings db() {

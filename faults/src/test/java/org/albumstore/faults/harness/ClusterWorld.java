@@ -27,6 +27,7 @@ public final class ClusterWorld implements AutoCloseable {
   private final AmqpSettings amqp;
   private final List<ServerProcess> servers = new ArrayList<>();
   private final List<ConsumerProcess> consumers = new ArrayList<>();
+  private final List<ServerProcess> added = new ArrayList<>();
   private ApiClient api;
   private final int[] serverStarts = new int[ClusterStack.SERVERS];
 
@@ -87,15 +88,44 @@ public final class ClusterWorld implements AutoCloseable {
   }
 
   private ServerProcess startServer(int i) throws Exception {
-    Map<String, String> env = new HashMap<>(TestServices.overrides(amqp, stack.db()));
-    env.put(CommonSettings.AMQP_ADDRESSES.variable(), amqp.addresses());
-    env.put(CommonSettings.QUORUM_GROUP_SIZE.variable(), Integer.toString(amqp.quorumGroupSize()));
-    env.put(CommonSettings.HTTP_PORT.variable(), Integer.toString(stack.serverPorts().get(i)));
-    env.put("ALBUMSTORE_DRAIN_DELAY_MS", Long.toString(DRAIN_DELAY.toMillis()));
     // A restarted server gets a log of its own: its predecessor's stays for the diagnosis, and
     // the wait for "listening" cannot read a line the predecessor wrote.
     String suffix = serverStarts[i]++ == 0 ? "" : "-restart-" + (serverStarts[i] - 1);
-    return ServerProcess.start(name + "-server-" + (i + 1) + suffix, env);
+    return ServerProcess.start(
+        name + "-server-" + (i + 1) + suffix, serverEnv(stack.serverPorts().get(i)));
+  }
+
+  private Map<String, String> serverEnv(int port) {
+    Map<String, String> env = new HashMap<>(TestServices.overrides(amqp, stack.db()));
+    env.put(CommonSettings.AMQP_ADDRESSES.variable(), amqp.addresses());
+    env.put(CommonSettings.QUORUM_GROUP_SIZE.variable(), Integer.toString(amqp.quorumGroupSize()));
+    env.put(CommonSettings.HTTP_PORT.variable(), Integer.toString(port));
+    env.put("ALBUMSTORE_DRAIN_DELAY_MS", Long.toString(DRAIN_DELAY.toMillis()));
+    return env;
+  }
+
+  /**
+   * A server started on the balancer's spare slot (a scale-out, an ALB registering an instance);
+   * returns once the balancer has it in its rotation. One at a time: {@link #removeAddedServer}
+   * stops it.
+   */
+  public ServerProcess addServer() throws Exception {
+    ServerProcess s =
+        ServerProcess.start(
+            name + "-server-added-" + (added.size() + 1), serverEnv(stack.sparePorts().get(0)));
+    added.add(s);
+    stack.balancer().awaitSpareUp(0, Duration.ofSeconds(60));
+    return s;
+  }
+
+  /**
+   * Stops the last added server with SIGTERM, if it runs (a scale-in: it drains, the balancer takes
+   * it out); safe to repeat.
+   */
+  public void removeAddedServer() throws InterruptedException {
+    if (!added.isEmpty() && added.get(added.size() - 1).isAlive()) {
+      added.get(added.size() - 1).stop();
+    }
   }
 
   public void restartServer(int i) throws Exception {
@@ -207,6 +237,9 @@ public final class ClusterWorld implements AutoCloseable {
       c.close();
     }
     for (ServerProcess s : servers) {
+      s.close();
+    }
+    for (ServerProcess s : added) {
       s.close();
     }
     if (api != null) {

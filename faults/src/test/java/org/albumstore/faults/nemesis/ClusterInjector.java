@@ -27,6 +27,7 @@ public final class ClusterInjector implements Nemesis.Injector {
   private final ClusterWorld world;
   private final List<ConsumerProcess> consumers;
   private final Map<Fault, Partition> partitions = new ConcurrentHashMap<>();
+  private final Map<Fault, ConsumerProcess> addedConsumers = new ConcurrentHashMap<>();
 
   /**
    * @param consumers the running consumers, by index: a killed one is replaced in this list by the
@@ -45,7 +46,8 @@ public final class ClusterInjector implements Nemesis.Injector {
     return Map.of(
         FaultKind.Tier.BROKER, brokers.nodes().size(),
         FaultKind.Tier.SERVER, world.servers().size(),
-        FaultKind.Tier.CONSUMER, consumers.size());
+        FaultKind.Tier.CONSUMER, consumers.size(),
+        FaultKind.Tier.SCALE, 1);
   }
 
   @Override
@@ -59,6 +61,8 @@ public final class ClusterInjector implements Nemesis.Injector {
       case SERVER_KILL -> world.servers().get(i).kill();
       case SERVER_TERM -> world.servers().get(i).stop();
       case CONSUMER_KILL -> consumers.get(i).kill();
+      case SERVER_ADD -> world.addServer();
+      case CONSUMER_ADD -> addedConsumers.put(f, startConsumerAsSupervised());
     }
   }
 
@@ -79,6 +83,13 @@ public final class ClusterInjector implements Nemesis.Injector {
       case CONSUMER_KILL -> {
         if (!consumers.get(i).isAlive()) {
           consumers.set(i, startConsumerAsSupervised());
+        }
+      }
+      case SERVER_ADD -> world.removeAddedServer();
+      case CONSUMER_ADD -> {
+        ConsumerProcess c = addedConsumers.remove(f);
+        if (c != null && c.isAlive()) {
+          c.terminate(Duration.ofSeconds(30));
         }
       }
     }

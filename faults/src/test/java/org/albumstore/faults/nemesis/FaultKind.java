@@ -20,13 +20,25 @@ public enum FaultKind {
   /** SIGTERM of a server (drain, then exit); healed by starting it again. */
   SERVER_TERM(Tier.SERVER, "SIGTERM of a server, restarted", 2, 10),
   /** SIGKILL of a consumer; healed by starting it again. */
-  CONSUMER_KILL(Tier.CONSUMER, "SIGKILL of a consumer, restarted", 2, 15);
+  CONSUMER_KILL(Tier.CONSUMER, "SIGKILL of a consumer, restarted", 2, 15),
+  /**
+   * A server added behind the balancer (an autoscaler's scale-out, an ALB registering an instance);
+   * healed by stopping it with SIGTERM (scale-in: it drains, the balancer takes it out).
+   */
+  SERVER_ADD(Tier.SCALE, "a server added behind the balancer, then stopped", 10, 30),
+  /** A consumer added on the queue; healed by stopping it with SIGTERM (scale-in). */
+  CONSUMER_ADD(Tier.SCALE, "a consumer added, then stopped", 10, 30);
 
-  /** Where a fault lands: at most one fault per tier at a time, so every tier keeps serving. */
+  /**
+   * Where a fault lands: at most one fault per tier at a time, so every tier keeps serving. Adding
+   * instances takes nothing away, so it is a lane of its own that overlaps the others freely; it
+   * comes last, so that the other lanes draw what they drew before it existed.
+   */
   public enum Tier {
     BROKER,
     SERVER,
-    CONSUMER
+    CONSUMER,
+    SCALE
   }
 
   private final Tier tier;

@@ -10,7 +10,11 @@ import org.junit.jupiter.api.Test;
 
 class NemesisScheduleTest {
   private static final Map<FaultKind.Tier, Integer> CLUSTER =
-      Map.of(FaultKind.Tier.BROKER, 3, FaultKind.Tier.SERVER, 2, FaultKind.Tier.CONSUMER, 2);
+      Map.of(
+          FaultKind.Tier.BROKER, 3,
+          FaultKind.Tier.SERVER, 2,
+          FaultKind.Tier.CONSUMER, 2,
+          FaultKind.Tier.SCALE, 1);
 
   @Test
   void theSameSeedReplaysTheSameSchedule_anotherSeedDrawsAnother() {
@@ -59,6 +63,25 @@ class NemesisScheduleTest {
                 })
             .count();
     assertThat(seeds).as("seeds of 200 whose 2-minute schedule qualifies").isGreaterThan(20);
+  }
+
+  /**
+   * The scale lane (instances added) is drawn after the others: a seed's faults of the other tiers
+   * are what they were before that lane existed, so earlier runs' schedules stay comparable.
+   */
+  @Test
+  void theScaleLaneLeavesTheOtherLanesAsTheyWere() {
+    Map<FaultKind.Tier, Integer> withoutScale = new java.util.EnumMap<>(CLUSTER);
+    withoutScale.remove(FaultKind.Tier.SCALE);
+    for (long seed = 0; seed < 100; seed++) {
+      NemesisSchedule with = NemesisSchedule.draw(seed, Duration.ofMinutes(10), CLUSTER);
+      NemesisSchedule without = NemesisSchedule.draw(seed, Duration.ofMinutes(10), withoutScale);
+      assertThat(with.faults())
+          .filteredOn(f -> f.kind().tier() != FaultKind.Tier.SCALE)
+          .as("seed %d", seed)
+          .isEqualTo(without.faults());
+      assertThat(with.faults()).anyMatch(f -> f.kind().tier() == FaultKind.Tier.SCALE);
+    }
   }
 
   @Test

@@ -8,12 +8,27 @@
 # e.g. faults/nemesis.sh --minutes 10 --seed 1 --seed 2 --seed 3 --seed 4 --seed 5
 #
 # Per seed, results/nemesis/seed-S/ gets nemesis.txt (the schedule, what the nemesis did, what each
-# fault cost the clients, the checker's verdict), history-verdict.txt and summary.json; then
+# fault cost the clients, the checker's verdict), history-verdict.txt, summary.json and by-kind.txt
+# (per fault kind: how many, and the longest time without a 200 during one); then
 # results/nemesis/runs.md gets one line per seed. Exit code: 0 when every seed's verdict is clean.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 MINUTES=10
 SEEDS=()
+
+# Per fault kind of a nemesis.txt: faults played, and the longest time without a 200 during one
+# (a fault's window also holds what overlapped it).
+by_kind() {
+  awk '/^what each fault cost/ { on = 1; next }
+       on && /longest without a 200/ {
+         kind = $6; n[kind]++
+         match($0, /longest without a 200 [0-9.]+/)
+         v = substr($0, RSTART + 22, RLENGTH - 22) + 0
+         if (v > max[kind]) max[kind] = v
+       }
+       on && /^history/ { on = 0 }
+       END { for (k in n) printf "%-14s %3d faults, longest without a 200 %5.1f s\n", k, n[k], max[k] }' "$1" | sort
+}
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --minutes) MINUTES="$2"; shift 2 ;;
@@ -40,6 +55,7 @@ for seed in "${SEEDS[@]}"; do
   for f in nemesis.txt history-verdict.txt summary.json; do
     if [[ -f "$run/$f" ]]; then cp "$run/$f" "$dest/"; fi
   done
+  if [[ -f "$dest/nemesis.txt" ]]; then by_kind "$dest/nemesis.txt" >"$dest/by-kind.txt"; fi
   if [[ -f "$dest/history-verdict.txt" ]]; then
     verdict=$(tail -1 "$dest/history-verdict.txt") # "history: no violation", or the count
   else

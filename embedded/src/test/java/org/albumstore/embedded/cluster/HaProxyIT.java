@@ -1,0 +1,105 @@
+package org.albumstore.embedded.cluster;
+
+import static java.nio.charset.StandardCharsets.UTF_8;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.sun.net.httpserver.HttpServer;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import org.albumstore.embedded.testing.ExternalTools;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The balancer's spare slot, against the real HAProxy and two stand-in servers (the JDK's HTTP
+ * server answering the health check and saying who it is): a slot where nothing listens is DOWN and
+ * gets no request; a server started on its port joins the rotation once its checks pass, and
+ * requests reach it; stopped, it leaves the rotation and every request still gets its answer. (The
+ * nemesis adds a server this way, faults/ NemesisIT.)
+ */
+class HaProxyIT {
+  @BeforeAll
+  static void needsHaProxy() {
+    ExternalTools.system()
+        .requireThat(
+            HaProxy.executable().isPresent(),
+            "HAProxy (apt-get install haproxy)",
+            "the balancer's spare slot test");
+  }
+
+  private final HttpClient http = HttpClient.newHttpClient();
+
+  @Test
+  void aServerStartedOnASpareSlotJoinsTheRotationAndLeavesItWhenStopped() throws Exception {
+    int serverPort = RabbitNode.freePort();
+    int sparePort = RabbitNode.freePort();
+    Path dir = Files.createTempDirectory("albumstore-haproxy-it");
+    HttpServer first = standIn("first", serverPort);
+    try (HaProxy balancer =
+        HaProxy.start(dir, List.of(serverPort), List.of(sparePort), List.of())) {
+      balancer.awaitServersUp(Duration.ofSeconds(30));
+      awaitState(balancer, "spare-1", "DOWN"); // its checks fail: nothing listens there
+      assertThat(answerers(balancer, 20)).containsExactly("first");
+
+      HttpServer added = standIn("added", sparePort);
+      try {
+        balancer.awaitSpareUp(0, Duration.ofSeconds(30));
+        assertThat(answerers(balancer, 20)).containsExactlyInAnyOrder("first", "added");
+      } finally {
+        added.stop(0);
+      }
+      awaitState(balancer, "spare-1", "DOWN");
+      assertThat(answerers(balancer, 20)).containsExactly("first");
+    } finally {
+      first.stop(0);
+    }
+  }
+
+  /** A stand-in server on {@code port}: 200 with its name, on the health check and any path. */
+  private static HttpServer standIn(String name, int port) throws IOException {
+    HttpServer s = HttpServer.create(new InetSocketAddress("127.0.0.1", port), 0);
+    s.createContext(
+        "/",
+        exchange -> {
+          byte[] body = name.getBytes(UTF_8);
+          exchange.sendResponseHeaders(200, body.length);
+          try (OutputStream out = exchange.getResponseBody()) {
+            out.write(body);
+          }
+        });
+    s.start();
+    return s;
+  }
+
+  /** Who answered {@code n} requests through the balancer; every one must be a 200. */
+  private Set<String> answerers(HaProxy balancer, int n) throws Exception {
+    Set<String> names = new HashSet<>();
+    URI uri = URI.create("http://127.0.0.1:" + balancer.httpPort() + "/albumstore/albums/x");
+    for (int i = 0; i < n; i++) {
+      HttpResponse<String> r =
+          http.send(HttpRequest.newBuilder(uri).build(), HttpResponse.BodyHandlers.ofString());
+      assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
+      names.add(r.body());
+    }
+    return names;
+  }
+
+  private static void awaitState(HaProxy balancer, String server, String state) throws Exception {
+    long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+    while (!state.equals(balancer.serverStates().get(server))) {
+      assertThat(System.nanoTime()).as("%s %s within 30 s", server, state).isLessThan(deadline);
+      Thread.sleep(100);
+    }
+  }
+}

@@ -39,6 +39,9 @@ done
 [[ ${#SEEDS[@]} -gt 0 ]] || SEEDS=(1 2 3 4 5)
 OUT="${RESULTS:-results}/nemesis"
 mkdir -p "$OUT"
+if [[ ! -f "$OUT/runs.md" ]]; then
+  printf '| seed | minutes | date | build | verdict | exit |\n|---|---|---|---|---|---|\n' >"$OUT/runs.md"
+fi
 status=0
 for seed in "${SEEDS[@]}"; do
   echo "== nemesis seed $seed, $MINUTES min"

@@ -16,7 +16,6 @@ import org.albumstore.faults.harness.WriteLoad;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.parallel.ResourceLock;
 
 /**
  * The cluster topology broken the ways production breaks, each under load through the balancer:
@@ -30,7 +29,6 @@ import org.junit.jupiter.api.parallel.ResourceLock;
  * iptables and the right to change its rules; its rules match only this cluster's links ({@link
  * Partition}).
  */
-@ResourceLock(ClusterStack.LOCK)
 class ClusterFaultsIT {
   private static ClusterStack cluster;
   private static RabbitCluster brokers;

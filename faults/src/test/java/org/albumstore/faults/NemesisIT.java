@@ -32,7 +32,6 @@ import org.albumstore.faults.nemesis.FaultKind;
 import org.albumstore.faults.nemesis.Nemesis;
 import org.albumstore.faults.nemesis.NemesisSchedule;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.parallel.ResourceLock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -48,7 +47,6 @@ import org.slf4j.LoggerFactory;
  * what ClusterFaultsIT's scenario C3 was (a server SIGKILLed under load, its requests retried on
  * the other); here every read is judged too, and every write must end acknowledged, as C3 required.
  */
-@ResourceLock(ClusterStack.LOCK)
 class NemesisIT {
   private static final Logger log = LoggerFactory.getLogger(NemesisIT.class);
 

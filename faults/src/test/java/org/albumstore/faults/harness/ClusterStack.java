@@ -25,12 +25,6 @@ import org.slf4j.LoggerFactory;
  * puts its own queue, servers and consumers on it ({@link #world}).
  */
 public final class ClusterStack implements AutoCloseable {
-  /**
-   * The resource lock of the test classes that start a cluster ({@code @ResourceLock}): the suite
-   * runs two classes at a time (junit-platform.properties), never two clusters.
-   */
-  public static final String LOCK = "albumstore-cluster-topology";
-
   public static final int SERVERS = 2;
 
   /** Slots behind the balancer for servers added mid-run ({@link ClusterWorld#addServer}). */

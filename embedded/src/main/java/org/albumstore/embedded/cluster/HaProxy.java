@@ -19,6 +19,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -261,16 +262,7 @@ public final class HaProxy implements AutoCloseable {
    * @throws IllegalStateException with the states seen, when that takes longer than {@code limit}
    */
   public void awaitServersUp(Duration limit) throws IOException, InterruptedException {
-    long deadline = System.nanoTime() + limit.toNanos();
-    Map<String, String> states = serverStates();
-    while (!allCheckedUp(states)) {
-      if (System.nanoTime() > deadline) {
-        throw new IllegalStateException(
-            "HAProxy's servers not all UP within " + limit + ": " + states);
-      }
-      Thread.sleep(100);
-      states = serverStates();
-    }
+    await(HaProxy::allCheckedUp, "servers not all UP", limit);
   }
 
   /**
@@ -280,12 +272,27 @@ public final class HaProxy implements AutoCloseable {
    * @throws IllegalStateException with the states seen, when that takes longer than {@code limit}
    */
   public void awaitSpareUp(int i, Duration limit) throws IOException, InterruptedException {
-    String name = SPARE + (i + 1);
+    awaitState(SPARE + (i + 1), "UP", limit);
+  }
+
+  /**
+   * Returns once HAProxy reports {@code server} (a name of {@link #serverStates}) in {@code state}.
+   *
+   * @throws IllegalStateException with the states seen, when that takes longer than {@code limit}
+   */
+  public void awaitState(String server, String state, Duration limit)
+      throws IOException, InterruptedException {
+    await(states -> state.equals(states.get(server)), server + " not " + state, limit);
+  }
+
+  /** Polls the stats every 100 ms until {@code done} holds for them. */
+  private void await(Predicate<Map<String, String>> done, String what, Duration limit)
+      throws IOException, InterruptedException {
     long deadline = System.nanoTime() + limit.toNanos();
     Map<String, String> states = serverStates();
-    while (!"UP".equals(states.get(name))) {
+    while (!done.test(states)) {
       if (System.nanoTime() > deadline) {
-        throw new IllegalStateException(name + " not UP within " + limit + ": " + states);
+        throw new IllegalStateException("HAProxy: " + what + " within " + limit + ": " + states);
       }
       Thread.sleep(100);
       states = serverStates();

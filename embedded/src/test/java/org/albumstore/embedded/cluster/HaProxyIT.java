@@ -11,7 +11,6 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashSet;
@@ -20,6 +19,7 @@ import java.util.Set;
 import org.albumstore.embedded.testing.ExternalTools;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The balancer's spare slot, against the real HAProxy and two stand-in servers (the JDK's HTTP
@@ -40,26 +40,28 @@ class HaProxyIT {
 
   private final HttpClient http = HttpClient.newHttpClient();
 
+  private static final Duration LIMIT = Duration.ofSeconds(30);
+
   @Test
-  void aServerStartedOnASpareSlotJoinsTheRotationAndLeavesItWhenStopped() throws Exception {
+  void aServerStartedOnASpareSlotJoinsTheRotationAndLeavesItWhenStopped(@TempDir Path dir)
+      throws Exception {
     int serverPort = RabbitNode.freePort();
     int sparePort = RabbitNode.freePort();
-    Path dir = Files.createTempDirectory("albumstore-haproxy-it");
     HttpServer first = standIn("first", serverPort);
     try (HaProxy balancer =
         HaProxy.start(dir, List.of(serverPort), List.of(sparePort), List.of())) {
-      balancer.awaitServersUp(Duration.ofSeconds(30));
-      awaitState(balancer, "spare-1", "DOWN"); // its checks fail: nothing listens there
+      balancer.awaitServersUp(LIMIT);
+      balancer.awaitState("spare-1", "DOWN", LIMIT); // its checks fail: nothing listens there
       assertThat(answerers(balancer, 20)).containsExactly("first");
 
       HttpServer added = standIn("added", sparePort);
       try {
-        balancer.awaitSpareUp(0, Duration.ofSeconds(30));
+        balancer.awaitSpareUp(0, LIMIT);
         assertThat(answerers(balancer, 20)).containsExactlyInAnyOrder("first", "added");
       } finally {
         added.stop(0);
       }
-      awaitState(balancer, "spare-1", "DOWN");
+      balancer.awaitState("spare-1", "DOWN", LIMIT);
       assertThat(answerers(balancer, 20)).containsExactly("first");
     } finally {
       first.stop(0);
@@ -93,13 +95,5 @@ class HaProxyIT {
       names.add(r.body());
     }
     return names;
-  }
-
-  private static void awaitState(HaProxy balancer, String server, String state) throws Exception {
-    long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-    while (!state.equals(balancer.serverStates().get(server))) {
-      assertThat(System.nanoTime()).as("%s %s within 30 s", server, state).isLessThan(deadline);
-      Thread.sleep(100);
-    }
   }
 }

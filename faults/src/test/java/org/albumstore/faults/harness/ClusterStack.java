@@ -27,9 +27,6 @@ import org.slf4j.LoggerFactory;
 public final class ClusterStack implements AutoCloseable {
   public static final int SERVERS = 2;
 
-  /** Slots behind the balancer for servers added mid-run ({@link ClusterWorld#addServer}). */
-  static final int SPARE_SERVERS = 1;
-
   /** How long a node paused by a partition may take to resume once it has healed. */
   static final Duration RESUME_LIMIT = Duration.ofSeconds(20);
 
@@ -38,19 +35,19 @@ public final class ClusterStack implements AutoCloseable {
   private final RabbitCluster brokers;
   private final HaProxy balancer;
   private final List<Integer> serverPorts;
-  private final List<Integer> sparePorts;
+  private final int sparePort;
   private final DatabaseSettings db;
 
   private ClusterStack(
       RabbitCluster brokers,
       HaProxy balancer,
       List<Integer> serverPorts,
-      List<Integer> sparePorts,
+      int sparePort,
       DatabaseSettings db) {
     this.brokers = brokers;
     this.balancer = balancer;
     this.serverPorts = List.copyOf(serverPorts);
-    this.sparePorts = List.copyOf(sparePorts);
+    this.sparePort = sparePort;
     this.db = db;
   }
 
@@ -74,13 +71,11 @@ public final class ClusterStack implements AutoCloseable {
       for (int i = 0; i < SERVERS; i++) {
         serverPorts.add(RabbitNode.freePort());
       }
-      List<Integer> sparePorts = new ArrayList<>();
-      for (int i = 0; i < SPARE_SERVERS; i++) {
-        sparePorts.add(RabbitNode.freePort());
-      }
+      int sparePort = RabbitNode.freePort(); // for a server added mid-run (ClusterWorld#addServer)
       HaProxy balancer =
-          HaProxy.start(dir.resolve("haproxy"), serverPorts, sparePorts, brokers.amqpPorts());
-      return new ClusterStack(brokers, balancer, serverPorts, sparePorts, db);
+          HaProxy.start(
+              dir.resolve("haproxy"), serverPorts, List.of(sparePort), brokers.amqpPorts());
+      return new ClusterStack(brokers, balancer, serverPorts, sparePort, db);
     } catch (Exception e) {
       brokers.close();
       throw e;
@@ -113,8 +108,9 @@ public final class ClusterStack implements AutoCloseable {
     return serverPorts;
   }
 
-  List<Integer> sparePorts() {
-    return sparePorts;
+  /** The balancer's spare slot (its first and only one): where an added server listens. */
+  int sparePort() {
+    return sparePort;
   }
 
   DatabaseSettings db() {

@@ -112,7 +112,7 @@ public final class ClusterWorld implements AutoCloseable {
   public ServerProcess addServer() throws Exception {
     ServerProcess s =
         ServerProcess.start(
-            name + "-server-added-" + (added.size() + 1), serverEnv(stack.sparePorts().get(0)));
+            name + "-server-added-" + (added.size() + 1), serverEnv(stack.sparePort()));
     added.add(s);
     stack.balancer().awaitSpareUp(0, Duration.ofSeconds(60));
     return s;

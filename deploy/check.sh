@@ -47,6 +47,7 @@ combinations=(
   "RabbitMQ 4.2 on mq.m7g.large|BrokerEngineVersion=4.2 BrokerInstanceType=mq.m7g.large"
   "RabbitMQ 4.2 cluster, quorum queues, ALB|BrokerEngineVersion=4.2 BrokerInstanceType=mq.m7g.large BrokerDeploymentMode=CLUSTER_MULTI_AZ QueueType=quorum UseLoadBalancer=true ServerCount=2"
   "smoke test: mq.t3.micro broker|BrokerInstanceType=mq.t3.micro"
+  "RDS Multi-AZ (a synchronous standby)|DbMultiAZ=true"
   "larger instances|ServerInstanceType=c7i.large ConsumerInstanceType=t3.medium ClientInstanceType=c7i.xlarge DbInstanceClass=db.m7g.large ConsumerCount=3"
 )
 lint=(cfn-lint --non-zero-exit-code informational --append-rules aws/cfn-lint-rules)

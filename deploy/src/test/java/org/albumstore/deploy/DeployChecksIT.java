@@ -48,6 +48,7 @@ class DeployChecksIT {
           "RabbitMQ 4.2 on mq.m7g.large",
           "RabbitMQ 4.2 cluster, quorum queues, ALB",
           "smoke test: mq.t3.micro broker",
+          "RDS Multi-AZ (a synchronous standby) (DbMultiAZ=true)",
           "larger instances");
 
   /** What check.sh runs besides the linters and java: bash and a few coreutils. */

@@ -6,9 +6,13 @@ import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.net.URI;
+import java.net.UnixDomainSocketAddress;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.ByteBuffer;
+import java.nio.channels.Channels;
+import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -19,6 +23,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 import java.util.function.Predicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -44,6 +49,12 @@ import org.slf4j.LoggerFactory;
  *       reconnect through the proxy to a live node instead of waiting for a heartbeat timeout.
  *   <li>Spare slots ({@link #SPARE}, optional): checked servers on ports nothing listens on yet; a
  *       server started on one joins the rotation once its checks pass.
+ *   <li>PostgreSQL ({@code mode tcp}, {@link #startDatabase}, a balancer of its own): one address
+ *       for a primary and its standby, as RDS Multi-AZ's endpoint, which RDS switches to the
+ *       standby once it has promoted it. The primary is in service, the standby in maintenance
+ *       until {@link #switchDatabaseToStandby} (HAProxy's runtime API on an admin socket); each is
+ *       checked every 500 ms with {@code option pgsql-check}, and the sessions of a server marked
+ *       down are cut.
  *   <li>Stats ({@code mode http}, loopback only): HAProxy's own view of every server, read by
  *       {@link #awaitServersUp} so that a caller waits for the rotation itself, not a fixed time.
  * </ul>
@@ -70,17 +81,36 @@ public final class HaProxy implements AutoCloseable {
    */
   static final String SPARE = "spare-";
 
+  /** The PostgreSQL backend's name in the configuration and in the stats. */
+  static final String DATABASE_BACKEND = "albumstore_database";
+
+  /** The names of the PostgreSQL backend's two servers ({@link #databaseStates}). */
+  public static final String PRIMARY = "primary";
+
+  public static final String STANDBY = "standby";
+
   private final Process process;
   private final int httpPort;
   private final int amqpPort;
+  private final int databasePort;
   private final int statsPort;
+  private final Path adminSocket;
   private final HttpClient http = HttpClient.newHttpClient();
 
-  private HaProxy(Process process, int httpPort, int amqpPort, int statsPort) {
+  /** Ports are 0 for the frontends this balancer does not have; no admin socket: null. */
+  private HaProxy(
+      Process process,
+      int httpPort,
+      int amqpPort,
+      int databasePort,
+      int statsPort,
+      Path adminSocket) {
     this.process = process;
     this.httpPort = httpPort;
     this.amqpPort = amqpPort;
+    this.databasePort = databasePort;
     this.statsPort = statsPort;
+    this.adminSocket = adminSocket;
   }
 
   /** The {@code haproxy} executable, or empty when it is not installed. */
@@ -114,6 +144,34 @@ public final class HaProxy implements AutoCloseable {
   public static HaProxy start(
       Path dir, List<Integer> serverPorts, List<Integer> sparePorts, List<Integer> brokerPorts)
       throws IOException, InterruptedException {
+    int httpPort = freePort();
+    int amqpPort = freePort();
+    int statsPort = freePort();
+    String config = config(httpPort, amqpPort, statsPort, serverPorts, sparePorts, brokerPorts);
+    HaProxy proxy =
+        launch(dir, config, p -> new HaProxy(p, httpPort, amqpPort, 0, statsPort, null));
+    log.info("HAProxy (pid {}) on http {} and amqp {}", proxy.pid(), httpPort, amqpPort);
+    return proxy;
+  }
+
+  /**
+   * A balancer for PostgreSQL alone: {@link #databasePort} reaches the server on {@code
+   * primaryPort}, and the one on {@code standbyPort} after {@link #switchDatabaseToStandby}.
+   */
+  public static HaProxy startDatabase(Path dir, int primaryPort, int standbyPort)
+      throws IOException, InterruptedException {
+    int databasePort = freePort();
+    int statsPort = freePort();
+    Path socket = dir.toAbsolutePath().resolve("admin.sock");
+    String config = databaseConfig(databasePort, statsPort, socket, primaryPort, standbyPort);
+    HaProxy proxy = launch(dir, config, p -> new HaProxy(p, 0, 0, databasePort, statsPort, socket));
+    log.info("HAProxy (pid {}) for PostgreSQL on {}", proxy.pid(), databasePort);
+    return proxy;
+  }
+
+  /** Writes {@code dir/haproxy.cfg}, starts HAProxy on it, returns once it listens. */
+  private static HaProxy launch(Path dir, String config, Function<Process, HaProxy> proxyOf)
+      throws IOException, InterruptedException {
     Path haproxy =
         executable()
             .orElseThrow(
@@ -122,25 +180,20 @@ public final class HaProxy implements AutoCloseable {
                         "HAProxy is not installed; install it (Debian/Ubuntu: apt-get install"
                             + " haproxy; macOS: brew install haproxy)"));
     Files.createDirectories(dir);
-    int httpPort = freePort();
-    int amqpPort = freePort();
-    int statsPort = freePort();
     Path cfg = dir.resolve("haproxy.cfg");
-    Files.writeString(
-        cfg, config(httpPort, amqpPort, statsPort, serverPorts, sparePorts, brokerPorts));
+    Files.writeString(cfg, config);
     Process p =
         new ProcessBuilder(haproxy.toString(), "-db", "-f", cfg.toString())
             .redirectErrorStream(true)
             .redirectOutput(dir.resolve("haproxy.log").toFile())
             .start();
-    HaProxy proxy = new HaProxy(p, httpPort, amqpPort, statsPort);
+    HaProxy proxy = proxyOf.apply(p);
     try {
       proxy.awaitListening(dir);
     } catch (IOException | RuntimeException | InterruptedException e) {
       proxy.close();
       throw e;
     }
-    log.info("HAProxy (pid {}) on http {} and amqp {}", p.pid(), httpPort, amqpPort);
     return proxy;
   }
 
@@ -183,15 +236,88 @@ public final class HaProxy implements AutoCloseable {
           .append(brokerPorts.get(i))
           .append(" check inter 1s fall 2 rise 2 on-marked-down shutdown-sessions\n");
     }
-    c.append("\nfrontend stats\n  mode http\n  bind 127.0.0.1:")
-        .append(statsPort)
-        .append("\n  timeout client 10s\n  stats enable\n  stats uri /stats\n");
+    c.append(stats(statsPort));
     return c.toString();
+  }
+
+  static String databaseConfig(
+      int databasePort, int statsPort, Path adminSocket, int primaryPort, int standbyPort) {
+    String check = " check inter 500ms fall 2 rise 2 on-marked-down shutdown-sessions";
+    // Pooled database connections idle for minutes between bursts: no idle timeout here either.
+    return String.join(
+            "\n",
+            "global",
+            "  maxconn 4096",
+            "  stats socket " + adminSocket + " mode 600 level admin",
+            "",
+            "defaults",
+            "  timeout connect 2s",
+            "  timeout check 2s",
+            "",
+            "frontend albumstore_database",
+            "  mode tcp",
+            "  bind 127.0.0.1:" + databasePort,
+            "  timeout client 3h",
+            "  default_backend " + DATABASE_BACKEND,
+            "",
+            "backend " + DATABASE_BACKEND,
+            "  mode tcp",
+            "  timeout server 3h",
+            "  option pgsql-check user postgres",
+            "  server " + PRIMARY + " 127.0.0.1:" + primaryPort + check,
+            "  server " + STANDBY + " 127.0.0.1:" + standbyPort + check + " disabled",
+            "")
+        + stats(statsPort);
+  }
+
+  /**
+   * What RDS does once it has promoted the standby: the endpoint leads to the standby. The primary
+   * goes to maintenance and its sessions are cut, the standby comes into service; this returns once
+   * HAProxy has it {@code UP} (its checks passed).
+   */
+  public void switchDatabaseToStandby(Duration limit) throws IOException, InterruptedException {
+    String primary = DATABASE_BACKEND + "/" + PRIMARY;
+    adminCommand(
+        "set server "
+            + primary
+            + " state maint; shutdown sessions server "
+            + primary
+            + "; set server "
+            + DATABASE_BACKEND
+            + "/"
+            + STANDBY
+            + " state ready");
+    awaitDatabaseState(STANDBY, "UP", limit);
+  }
+
+  /** One command line to HAProxy's runtime API; fails on an answer that is not empty. */
+  private void adminCommand(String line) throws IOException {
+    if (adminSocket == null) {
+      throw new IllegalStateException("this balancer has no admin socket");
+    }
+    try (SocketChannel ch = SocketChannel.open(UnixDomainSocketAddress.of(adminSocket))) {
+      ch.write(ByteBuffer.wrap((line + "\n").getBytes(StandardCharsets.UTF_8)));
+      ch.shutdownOutput();
+      String answer =
+          new String(Channels.newInputStream(ch).readAllBytes(), StandardCharsets.UTF_8).strip();
+      if (!answer.isEmpty()) {
+        throw new IOException("HAProxy answered '" + answer + "' to: " + line);
+      }
+    }
+  }
+
+  private static String stats(int statsPort) {
+    return "\nfrontend stats\n  mode http\n  bind 127.0.0.1:"
+        + statsPort
+        + "\n  timeout client 10s\n  stats enable\n  stats uri /stats\n";
   }
 
   private void awaitListening(Path dir) throws IOException, InterruptedException {
     long deadline = System.nanoTime() + START_LIMIT.toNanos();
-    while (!(accepts(httpPort) && accepts(amqpPort) && accepts(statsPort))) {
+    while (!(accepts(httpPort)
+        && accepts(amqpPort)
+        && accepts(databasePort)
+        && accepts(statsPort))) {
       if (!process.isAlive() || System.nanoTime() > deadline) {
         throw new IllegalStateException(
             "HAProxy did not start: "
@@ -201,7 +327,11 @@ public final class HaProxy implements AutoCloseable {
     }
   }
 
+  /** True for an absent frontend (port 0). */
   private static boolean accepts(int port) {
+    if (port == 0) {
+      return true;
+    }
     try (Socket s = new Socket(InetAddress.getLoopbackAddress(), port)) {
       return true;
     } catch (IOException e) {
@@ -223,6 +353,14 @@ public final class HaProxy implements AutoCloseable {
     return amqpPort;
   }
 
+  /** The PostgreSQL frontend of a {@link #startDatabase} balancer. */
+  public int databasePort() {
+    if (databasePort == 0) {
+      throw new IllegalStateException("this balancer has no PostgreSQL frontend");
+    }
+    return databasePort;
+  }
+
   public long pid() {
     return process.pid();
   }
@@ -232,6 +370,40 @@ public final class HaProxy implements AutoCloseable {
    * {@code DOWN}, {@code UP 1/2} while rising, ...; spare slots too), from its CSV stats.
    */
   public Map<String, String> serverStates() throws IOException, InterruptedException {
+    Map<String, String> states = new LinkedHashMap<>();
+    states(SERVERS_BACKEND)
+        .forEach(
+            (name, status) -> {
+              if (name.startsWith("server-") || name.startsWith(SPARE)) {
+                states.put(name, status);
+              }
+            });
+    return states;
+  }
+
+  /** HAProxy's status of {@link #PRIMARY} and {@link #STANDBY} of a {@link #startDatabase}. */
+  public Map<String, String> databaseStates() throws IOException, InterruptedException {
+    Map<String, String> states = states(DATABASE_BACKEND);
+    states.keySet().retainAll(List.of(PRIMARY, STANDBY));
+    return states;
+  }
+
+  /**
+   * Returns once HAProxy reports {@code server} of the PostgreSQL backend in {@code state}.
+   *
+   * @throws IllegalStateException with the states seen, when that takes longer than {@code limit}
+   */
+  public void awaitDatabaseState(String server, String state, Duration limit)
+      throws IOException, InterruptedException {
+    await(
+        this::databaseStates,
+        states -> state.equals(states.get(server)),
+        server + " not " + state,
+        limit);
+  }
+
+  /** The status of every row of {@code backend} in HAProxy's CSV stats, by server name. */
+  private Map<String, String> states(String backend) throws IOException, InterruptedException {
     HttpRequest get =
         HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + statsPort + "/stats;csv"))
             .timeout(Duration.ofSeconds(5))
@@ -245,9 +417,7 @@ public final class HaProxy implements AutoCloseable {
     Map<String, String> states = new LinkedHashMap<>();
     for (String line : lines.subList(1, lines.size())) {
       String[] f = line.split(",", -1);
-      if (f.length > status
-          && f[proxy].equals(SERVERS_BACKEND)
-          && (f[server].startsWith("server-") || f[server].startsWith(SPARE))) {
+      if (f.length > status && f[proxy].equals(backend)) {
         states.put(f[server], f[status]);
       }
     }
@@ -262,7 +432,7 @@ public final class HaProxy implements AutoCloseable {
    * @throws IllegalStateException with the states seen, when that takes longer than {@code limit}
    */
   public void awaitServersUp(Duration limit) throws IOException, InterruptedException {
-    await(HaProxy::allCheckedUp, "servers not all UP", limit);
+    await(this::serverStates, HaProxy::allCheckedUp, "servers not all UP", limit);
   }
 
   /**
@@ -282,20 +452,31 @@ public final class HaProxy implements AutoCloseable {
    */
   public void awaitState(String server, String state, Duration limit)
       throws IOException, InterruptedException {
-    await(states -> state.equals(states.get(server)), server + " not " + state, limit);
+    await(
+        this::serverStates,
+        states -> state.equals(states.get(server)),
+        server + " not " + state,
+        limit);
   }
 
-  /** Polls the stats every 100 ms until {@code done} holds for them. */
-  private void await(Predicate<Map<String, String>> done, String what, Duration limit)
+  /** What {@link #await} polls: a view of the stats. */
+  @FunctionalInterface
+  private interface StatesView {
+    Map<String, String> read() throws IOException, InterruptedException;
+  }
+
+  /** Polls {@code view} every 100 ms until {@code done} holds for it. */
+  private static void await(
+      StatesView view, Predicate<Map<String, String>> done, String what, Duration limit)
       throws IOException, InterruptedException {
     long deadline = System.nanoTime() + limit.toNanos();
-    Map<String, String> states = serverStates();
+    Map<String, String> states = view.read();
     while (!done.test(states)) {
       if (System.nanoTime() > deadline) {
         throw new IllegalStateException("HAProxy: " + what + " within " + limit + ": " + states);
       }
       Thread.sleep(100);
-      states = serverStates();
+      states = view.read();
     }
   }
 

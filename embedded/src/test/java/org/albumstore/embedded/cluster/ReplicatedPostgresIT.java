@@ -1,0 +1,103 @@
+package org.albumstore.embedded.cluster;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowable;
+
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import org.albumstore.common.config.DatabaseSettings;
+import org.albumstore.embedded.cluster.ReplicatedPostgres.Replication;
+import org.albumstore.embedded.testing.ExternalTools;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A failover of the installed PostgreSQL behind HAProxy, the pieces the faults module's failover
+ * test stands on, each checked on its own: through the balancer's one address, a row committed on a
+ * synchronous primary is on the promoted standby; a row committed on an asynchronous primary whose
+ * standby had stopped receiving is not (what the audit of a failover must then catch); between the
+ * crash and the switch to the promoted standby, the address answers nothing.
+ */
+class ReplicatedPostgresIT {
+  private static final Duration LIMIT = Duration.ofSeconds(30);
+
+  @BeforeAll
+  static void needsPostgresAndHaProxy() {
+    ExternalTools tools = ExternalTools.system();
+    String purpose = "the PostgreSQL failover tests";
+    tools.requireThat(
+        ReplicatedPostgres.installation().isPresent(),
+        "PostgreSQL's server programs (apt-get install postgresql)",
+        purpose);
+    tools.requireThat(
+        HaProxy.executable().isPresent(), "HAProxy (apt-get install haproxy)", purpose);
+  }
+
+  @Test
+  void aCommitOnASynchronousPrimaryIsOnThePromotedStandby(@TempDir Path dir) throws Exception {
+    try (ReplicatedPostgres pg = ReplicatedPostgres.start(Replication.SYNCHRONOUS);
+        HaProxy balancer = HaProxy.startDatabase(dir, pg.primaryPort(), pg.standbyPort())) {
+      DatabaseSettings db = ReplicatedPostgres.settings(balancer.databasePort(), "albumstore");
+      balancer.awaitDatabaseState(HaProxy.PRIMARY, "UP", LIMIT);
+      assertThat(balancer.databaseStates()).containsEntry(HaProxy.STANDBY, "MAINT");
+      execute(db, "CREATE TABLE t (v int)");
+      execute(db, "INSERT INTO t VALUES (1)");
+
+      pg.crashPrimary();
+      balancer.awaitDatabaseState(HaProxy.PRIMARY, "DOWN", LIMIT);
+      Throwable beforePromotion = catchThrowable(() -> count(db));
+      pg.promoteStandby();
+      balancer.switchDatabaseToStandby(LIMIT);
+
+      assertThat(beforePromotion).as("no server answers before the promotion").isNotNull();
+      assertThat(count(db)).as("the committed row, through the same address").isEqualTo(1);
+      execute(db, "INSERT INTO t VALUES (2)");
+      assertThat(count(db)).as("the promoted standby takes writes").isEqualTo(2);
+    }
+  }
+
+  @Test
+  void aCommitTheAsynchronousStandbyDidNotReceiveIsLostByTheFailover(@TempDir Path dir)
+      throws Exception {
+    try (ReplicatedPostgres pg = ReplicatedPostgres.start(Replication.ASYNCHRONOUS);
+        HaProxy balancer = HaProxy.startDatabase(dir, pg.primaryPort(), pg.standbyPort())) {
+      DatabaseSettings db = ReplicatedPostgres.settings(balancer.databasePort(), "albumstore");
+      balancer.awaitDatabaseState(HaProxy.PRIMARY, "UP", LIMIT);
+      execute(db, "CREATE TABLE t (v int)");
+      execute(db, "INSERT INTO t VALUES (1)");
+      Thread.sleep(500); // the standby receives the first row
+      pg.stopReplication();
+      execute(db, "INSERT INTO t VALUES (2)"); // committed: the primary does not wait
+
+      pg.crashPrimary();
+      pg.promoteStandby();
+      balancer.switchDatabaseToStandby(LIMIT);
+
+      assertThat(count(db))
+          .as("the row streamed before the cut survives, the later one not")
+          .isEqualTo(1);
+    }
+  }
+
+  private static void execute(DatabaseSettings db, String sql) throws SQLException {
+    try (Connection c = DriverManager.getConnection(db.jdbcUrl(), db.user(), db.password());
+        Statement st = c.createStatement()) {
+      st.execute(sql);
+    }
+  }
+
+  private static long count(DatabaseSettings db) throws SQLException {
+    try (Connection c = DriverManager.getConnection(db.jdbcUrl(), db.user(), db.password());
+        Statement st = c.createStatement();
+        ResultSet rs = st.executeQuery("SELECT count(*) FROM t")) {
+      rs.next();
+      return rs.getLong(1);
+    }
+  }
+}

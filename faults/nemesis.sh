@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Long nemesis runs: for each seed, NemesisIT on the cluster topology (3 RabbitMQ nodes, HAProxy,
-# 2 servers, 2 consumers, the local PostgreSQL) for MINUTES of load, faults drawn from the seed, the
-# whole history judged by the checker. Everything runs on loopback; nothing else on the machine is
-# stopped. Needs rabbitmq-server, haproxy and iptables (root or CAP_NET_ADMIN), like the IT.
+# 2 servers, 2 consumers, a PostgreSQL primary with a synchronous standby behind a switched
+# address) for MINUTES of load, faults drawn from the seed, the whole history judged by the
+# checker. Everything runs on loopback; nothing else on the machine is stopped. Needs
+# rabbitmq-server, haproxy, the PostgreSQL server programs and iptables (root or CAP_NET_ADMIN),
+# like the IT.
 #
 #   faults/nemesis.sh [--minutes M=10] [--seed S]...      (no --seed: seeds 1 to 5)
 # e.g. faults/nemesis.sh --minutes 10 --seed 1 --seed 2 --seed 3 --seed 4 --seed 5

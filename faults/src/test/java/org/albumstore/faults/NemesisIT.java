@@ -19,7 +19,6 @@ import org.albumstore.client.history.History;
 import org.albumstore.client.history.HistoryCheck;
 import org.albumstore.client.history.HistoryFile;
 import org.albumstore.common.config.DatabaseSettings;
-import org.albumstore.embedded.testing.TestServices;
 import org.albumstore.faults.harness.ClientProcess;
 import org.albumstore.faults.harness.ClusterStack;
 import org.albumstore.faults.harness.ClusterWorld;
@@ -69,7 +68,9 @@ class NemesisIT {
   @Test
   void aSeedsOverlappingFaultsLeaveEveryOperationOfTheHistoryRight() throws Exception {
     ClusterStack.requirePartitions("the nemesis (a partition is one of its faults)");
-    try (ClusterStack cluster = ClusterStack.start("the nemesis (3 RabbitMQ nodes, HAProxy)");
+    try (ClusterStack cluster =
+            ClusterStack.startWithFailoverDatabase(
+                "the nemesis (3 RabbitMQ nodes, HAProxy, PostgreSQL with a standby)");
         ClusterWorld world = cluster.world("nemesis-" + SEED)) {
       List<ConsumerProcess> consumers = world.start(2);
       ClusterInjector injector = new ClusterInjector(cluster, world, consumers);
@@ -81,11 +82,15 @@ class NemesisIT {
         assertThat(kinds(schedule))
             .as(schedule.toString())
             .hasSizeGreaterThanOrEqualTo(4)
-            .contains(FaultKind.SERVER_KILL, FaultKind.SERVER_ADD, FaultKind.CONSUMER_ADD);
+            .contains(
+                FaultKind.SERVER_KILL,
+                FaultKind.SERVER_ADD,
+                FaultKind.CONSUMER_ADD,
+                FaultKind.DB_FAILOVER);
         assertThat(schedule.overlappingPairs()).as(schedule.toString()).isPositive();
       }
       Path out = emptyDirectory(Paths.outputDir().resolve("nemesis-seed-" + SEED));
-      Run run = play(schedule, injector, world, out);
+      Run run = play(schedule, injector, cluster, world, out);
 
       report(schedule, run, out);
       assertThat(run.nemesis().failures()).as("faults the nemesis could not play").isEmpty();
@@ -108,13 +113,17 @@ class NemesisIT {
 
   /** The client's load with the nemesis beside it, from the same moment; both bounded. */
   private static Run play(
-      NemesisSchedule schedule, ClusterInjector injector, ClusterWorld world, Path out)
+      NemesisSchedule schedule,
+      ClusterInjector injector,
+      ClusterStack cluster,
+      ClusterWorld world,
+      Path out)
       throws Exception {
     ClientProcess client;
     Nemesis nemesis = new Nemesis(schedule, injector);
     try (nemesis) {
       CompletableFuture<ClientProcess> load =
-          CompletableFuture.supplyAsync(() -> client(world, out));
+          CompletableFuture.supplyAsync(() -> client(world, cluster.db(), out));
       nemesis.start();
       client = load.get();
       assertThat(nemesis.awaitDone(Duration.ofMinutes(3))).as("the nemesis finished").isTrue();
@@ -127,8 +136,7 @@ class NemesisIT {
   }
 
   /** client.jar through the balancer; the load's length plus the drain and the checks at most. */
-  private static ClientProcess client(ClusterWorld world, Path out) {
-    DatabaseSettings db = TestServices.database();
+  private static ClientProcess client(ClusterWorld world, DatabaseSettings db, Path out) {
     try {
       return ClientProcess.run(
           "nemesis-" + SEED + "-client",

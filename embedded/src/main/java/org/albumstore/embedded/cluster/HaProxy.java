@@ -51,10 +51,10 @@ import org.slf4j.LoggerFactory;
  *       server started on one joins the rotation once its checks pass.
  *   <li>PostgreSQL ({@code mode tcp}, {@link #startDatabase}, a balancer of its own): one address
  *       for a primary and its standby, as RDS Multi-AZ's endpoint, which RDS switches to the
- *       standby once it has promoted it. The primary is in service, the standby in maintenance
- *       until {@link #switchDatabaseToStandby} (HAProxy's runtime API on an admin socket); each is
- *       checked every 500 ms with {@code option pgsql-check}, and the sessions of a server marked
- *       down are cut.
+ *       standby once it has promoted it. One server is in service, the others in maintenance, until
+ *       {@link #switchDatabaseTo} (HAProxy's runtime API on an admin socket); each is checked every
+ *       500 ms with {@code option pgsql-check}, and the sessions of a server marked down or
+ *       switched away from are cut.
  *   <li>Stats ({@code mode http}, loopback only): HAProxy's own view of every server, read by
  *       {@link #awaitServersUp} so that a caller waits for the rotation itself, not a fixed time.
  * </ul>
@@ -84,10 +84,8 @@ public final class HaProxy implements AutoCloseable {
   /** The PostgreSQL backend's name in the configuration and in the stats. */
   static final String DATABASE_BACKEND = "albumstore_database";
 
-  /** The names of the PostgreSQL backend's two servers ({@link #databaseStates}). */
-  public static final String PRIMARY = "primary";
-
-  public static final String STANDBY = "standby";
+  /** The prefix of the PostgreSQL backend's server names: {@code postgres-1}, ... */
+  private static final String POSTGRES = "postgres-";
 
   private final Process process;
   private final int httpPort;
@@ -155,15 +153,15 @@ public final class HaProxy implements AutoCloseable {
   }
 
   /**
-   * A balancer for PostgreSQL alone: {@link #databasePort} reaches the server on {@code
-   * primaryPort}, and the one on {@code standbyPort} after {@link #switchDatabaseToStandby}.
+   * A balancer for PostgreSQL alone: {@link #databasePort} reaches the server on the first of
+   * {@code ports}, and another one after {@link #switchDatabaseTo}.
    */
-  public static HaProxy startDatabase(Path dir, int primaryPort, int standbyPort)
+  public static HaProxy startDatabase(Path dir, List<Integer> ports)
       throws IOException, InterruptedException {
     int databasePort = freePort();
     int statsPort = freePort();
     Path socket = dir.toAbsolutePath().resolve("admin.sock");
-    String config = databaseConfig(databasePort, statsPort, socket, primaryPort, standbyPort);
+    String config = databaseConfig(databasePort, statsPort, socket, ports);
     HaProxy proxy = launch(dir, config, p -> new HaProxy(p, 0, 0, databasePort, statsPort, socket));
     log.info("HAProxy (pid {}) for PostgreSQL on {}", proxy.pid(), databasePort);
     return proxy;
@@ -241,9 +239,19 @@ public final class HaProxy implements AutoCloseable {
   }
 
   static String databaseConfig(
-      int databasePort, int statsPort, Path adminSocket, int primaryPort, int standbyPort) {
+      int databasePort, int statsPort, Path adminSocket, List<Integer> ports) {
     String check = " check inter 500ms fall 2 rise 2 on-marked-down shutdown-sessions";
     // Pooled database connections idle for minutes between bursts: no idle timeout here either.
+    List<String> servers = new ArrayList<>();
+    for (int i = 0; i < ports.size(); i++) {
+      servers.add(
+          "  server "
+              + databaseServer(i)
+              + " 127.0.0.1:"
+              + ports.get(i)
+              + check
+              + (i == 0 ? "" : " disabled"));
+    }
     return String.join(
             "\n",
             "global",
@@ -264,30 +272,36 @@ public final class HaProxy implements AutoCloseable {
             "  mode tcp",
             "  timeout server 3h",
             "  option pgsql-check user postgres",
-            "  server " + PRIMARY + " 127.0.0.1:" + primaryPort + check,
-            "  server " + STANDBY + " 127.0.0.1:" + standbyPort + check + " disabled",
+            String.join("\n", servers),
             "")
         + stats(statsPort);
   }
 
   /**
-   * What RDS does once it has promoted the standby: the endpoint leads to the standby. The primary
-   * goes to maintenance and its sessions are cut, the standby comes into service; this returns once
-   * HAProxy has it {@code UP} (its checks passed).
+   * The name of the PostgreSQL server on the {@code slot}-th port (from 0) of {@link
+   * #startDatabase}.
    */
-  public void switchDatabaseToStandby(Duration limit) throws IOException, InterruptedException {
-    String primary = DATABASE_BACKEND + "/" + PRIMARY;
-    adminCommand(
-        "set server "
-            + primary
-            + " state maint; shutdown sessions server "
-            + primary
-            + "; set server "
-            + DATABASE_BACKEND
-            + "/"
-            + STANDBY
-            + " state ready");
-    awaitDatabaseState(STANDBY, "UP", limit);
+  public static String databaseServer(int slot) {
+    return POSTGRES + (slot + 1);
+  }
+
+  /**
+   * What RDS does once it has promoted the standby: the endpoint leads to {@code slot}. Every other
+   * server goes to maintenance and its sessions are cut, {@code slot} comes into service; this
+   * returns once HAProxy has it {@code UP} (its checks passed).
+   */
+  public void switchDatabaseTo(int slot, Duration limit) throws IOException, InterruptedException {
+    List<String> commands = new ArrayList<>();
+    for (String server : databaseStates().keySet()) {
+      if (!server.equals(databaseServer(slot))) {
+        String name = DATABASE_BACKEND + "/" + server;
+        commands.add("set server " + name + " state maint");
+        commands.add("shutdown sessions server " + name);
+      }
+    }
+    commands.add("set server " + DATABASE_BACKEND + "/" + databaseServer(slot) + " state ready");
+    adminCommand(String.join("; ", commands));
+    awaitDatabaseState(databaseServer(slot), "UP", limit);
   }
 
   /** One command line to HAProxy's runtime API; fails on an answer that is not empty. */
@@ -381,10 +395,10 @@ public final class HaProxy implements AutoCloseable {
     return states;
   }
 
-  /** HAProxy's status of {@link #PRIMARY} and {@link #STANDBY} of a {@link #startDatabase}. */
+  /** HAProxy's status of every server of a {@link #startDatabase}, by {@link #databaseServer}. */
   public Map<String, String> databaseStates() throws IOException, InterruptedException {
     Map<String, String> states = states(DATABASE_BACKEND);
-    states.keySet().retainAll(List.of(PRIMARY, STANDBY));
+    states.keySet().removeIf(name -> !name.startsWith(POSTGRES));
     return states;
   }
 

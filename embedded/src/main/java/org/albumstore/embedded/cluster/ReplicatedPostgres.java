@@ -63,16 +63,15 @@ public final class ReplicatedPostgres implements AutoCloseable {
   private final Path bin;
   private final Path dir;
   private final Replication replication;
-  private final int primaryPort;
-  private final int standbyPort;
+  private final List<Integer> ports;
+  private volatile int primary = 0;
+  private volatile boolean standbyRunning;
 
-  private ReplicatedPostgres(
-      Path bin, Path dir, Replication replication, int primaryPort, int standbyPort) {
+  private ReplicatedPostgres(Path bin, Path dir, Replication replication, List<Integer> ports) {
     this.bin = bin;
     this.dir = dir;
     this.replication = replication;
-    this.primaryPort = primaryPort;
-    this.standbyPort = standbyPort;
+    this.ports = List.copyOf(ports);
   }
 
   /**
@@ -135,7 +134,8 @@ public final class ReplicatedPostgres implements AutoCloseable {
                             + " postgresql)"));
     Path dir = Files.createTempDirectory("albumstore-replicated-pg-");
     ReplicatedPostgres pg =
-        new ReplicatedPostgres(bin, dir, replication, RabbitNode.freePort(), RabbitNode.freePort());
+        new ReplicatedPostgres(
+            bin, dir, replication, List.of(RabbitNode.freePort(), RabbitNode.freePort()));
     try {
       pg.create();
     } catch (Exception e) {
@@ -144,9 +144,9 @@ public final class ReplicatedPostgres implements AutoCloseable {
     }
     log.info(
         "PostgreSQL primary on 127.0.0.1:{}, {} standby on 127.0.0.1:{} ({})",
-        pg.primaryPort,
+        pg.ports.get(0),
         replication.name().toLowerCase(Locale.ROOT),
-        pg.standbyPort,
+        pg.ports.get(1),
         dir);
     return pg;
   }
@@ -159,7 +159,7 @@ public final class ReplicatedPostgres implements AutoCloseable {
         tool(
             "initdb",
             "-D",
-            primaryData().toString(),
+            data(0).toString(),
             "-U",
             USER,
             "--auth=trust",
@@ -168,34 +168,46 @@ public final class ReplicatedPostgres implements AutoCloseable {
             "--locale=C",
             "--no-sync"),
         true);
-    Files.writeString(primaryData().resolve("pg_hba.conf"), hba());
-    append(primaryData().resolve("postgresql.conf"), primaryConfig());
-    pgCtl("start", primaryData(), "-l", dir.resolve("primary.log").toString());
-    PostgresAdmin.createDatabaseIfMissing(admin(primaryPort), DATABASE);
+    Files.writeString(data(0).resolve("pg_hba.conf"), hba());
+    append(data(0).resolve("postgresql.conf"), primaryConfig(ports.get(0)));
+    pgCtl("start", data(0), "-l", logFile(0).toString());
+    PostgresAdmin.createDatabaseIfMissing(admin(ports.get(0)), DATABASE);
+    startStandby();
+  }
+
+  /**
+   * The slot that is not the primary becomes a {@code pg_basebackup -R} of it, started, streaming
+   * (in sync when it must be).
+   */
+  private void startStandby() throws Exception {
+    int standby = 1 - primary;
     run(
         tool(
             "pg_basebackup",
             "-h",
             "127.0.0.1",
             "-p",
-            Integer.toString(primaryPort),
+            Integer.toString(ports.get(primary)),
             "-U",
             USER,
             "-D",
-            standbyData().toString(),
+            data(standby).toString(),
             "-R",
             "-X",
             "stream",
             "--checkpoint=fast"),
         true);
-    append(standbyData().resolve("postgresql.conf"), "port = " + standbyPort + "\n");
-    pgCtl("start", standbyData(), "-l", dir.resolve("standby.log").toString());
+    // Its own port; and once promoted it has no standby of its own: its commits must not wait for
+    // one (as RDS after a failover, until it has built a new one).
+    append(
+        data(standby).resolve("postgresql.conf"),
+        "port = " + ports.get(standby) + "\nsynchronous_standby_names = ''\n");
+    pgCtl("start", data(standby), "-l", logFile(standby).toString());
+    standbyRunning = true;
     if (replication == Replication.SYNCHRONOUS) {
       // Only now: until the standby streams, every commit (CREATE DATABASE too) would wait for it.
-      // The standby's copy of the file keeps '': once promoted it has no standby of its own, and
-      // its commits must not wait for one (as RDS after a failover, until it builds a new one).
-      append(primaryData().resolve("postgresql.conf"), "synchronous_standby_names = '*'\n");
-      pgCtl("reload", primaryData());
+      append(data(primary).resolve("postgresql.conf"), "synchronous_standby_names = '*'\n");
+      pgCtl("reload", data(primary));
     }
     awaitStreaming();
   }
@@ -204,11 +216,11 @@ public final class ReplicatedPostgres implements AutoCloseable {
     return "host all all 127.0.0.1/32 trust\nhost replication all 127.0.0.1/32 trust\n";
   }
 
-  private String primaryConfig() {
+  private static String primaryConfig(int port) {
     return String.join(
         "\n",
         "listen_addresses = '127.0.0.1'",
-        "port = " + primaryPort,
+        "port = " + port,
         "unix_socket_directories = ''",
         "wal_level = replica",
         "max_wal_senders = 4",
@@ -235,21 +247,22 @@ public final class ReplicatedPostgres implements AutoCloseable {
                 + ", seen '"
                 + seen
                 + "'"
-                + tail("standby.log"));
+                + tail(logFile(1 - primary)));
       }
       Thread.sleep(100);
-      seen = query(primaryPort, "SELECT state || ' ' || sync_state FROM pg_stat_replication");
+      seen =
+          query(ports.get(primary), "SELECT state || ' ' || sync_state FROM pg_stat_replication");
     }
   }
 
-  /** Where clients reach the primary, database {@value #DATABASE}. */
-  public int primaryPort() {
-    return primaryPort;
+  /** The two slots' ports, where clients reach database {@value #DATABASE}. */
+  public List<Integer> ports() {
+    return ports;
   }
 
-  /** Where clients reach the standby once it is promoted; it refuses connections before. */
-  public int standbyPort() {
-    return standbyPort;
+  /** The slot of the primary: 0 at the start, the promoted one after a failover. */
+  public int primary() {
+    return primary;
   }
 
   /** Settings for database {@value #DATABASE} at {@code host:port} (e.g. a balancer). */
@@ -270,16 +283,39 @@ public final class ReplicatedPostgres implements AutoCloseable {
    * committed is in its WAL, but nobody reads that WAL again).
    */
   public void crashPrimary() throws Exception {
-    pgCtl("stop", primaryData(), "-m", "immediate");
+    pgCtl("stop", data(primary), "-m", "immediate");
   }
 
-  /** {@code pg_ctl promote}: the standby ends recovery and takes writes; returns once it does. */
+  /**
+   * {@code pg_ctl promote}: the standby ends recovery and takes writes, and is the primary from now
+   * on; returns once it takes writes.
+   */
   public void promoteStandby() throws Exception {
-    pgCtl("promote", standbyData());
-    String inRecovery = query(standbyPort, "SELECT pg_is_in_recovery()");
+    int standby = 1 - primary;
+    pgCtl("promote", data(standby));
+    String inRecovery = query(ports.get(standby), "SELECT pg_is_in_recovery()");
     if (!inRecovery.equals("f")) {
       throw new IllegalStateException("the standby is still in recovery after its promotion");
     }
+    primary = standby;
+    standbyRunning = false;
+  }
+
+  /**
+   * After a failover: the crashed slot's data is thrown away and the slot becomes a new standby of
+   * the promoted primary, streaming (in sync when it must be). Does nothing while a standby runs,
+   * so that it can be repeated.
+   */
+  public synchronized void rebuildStandby() throws Exception {
+    if (standbyRunning) {
+      return;
+    }
+    Path old = data(1 - primary);
+    if (Files.exists(old.resolve("postmaster.pid"))) {
+      pgCtl("stop", old, "-m", "immediate"); // a crashed primary must never come back as one
+    }
+    deleteTree(old);
+    startStandby();
   }
 
   /**
@@ -291,10 +327,11 @@ public final class ReplicatedPostgres implements AutoCloseable {
     if (replication != Replication.ASYNCHRONOUS) {
       throw new IllegalStateException("a synchronous primary waits for its standby: no commits");
     }
-    append(standbyData().resolve("postgresql.auto.conf"), "primary_conninfo = ''\n");
-    pgCtl("reload", standbyData());
+    Path standby = data(1 - primary);
+    append(standby.resolve("postgresql.auto.conf"), "primary_conninfo = ''\n");
+    pgCtl("reload", standby);
     long deadline = System.nanoTime() + STREAMING_LIMIT.toNanos();
-    while (!query(primaryPort, "SELECT count(*) FROM pg_stat_replication").equals("0")) {
+    while (!query(ports.get(primary), "SELECT count(*) FROM pg_stat_replication").equals("0")) {
       if (System.nanoTime() > deadline) {
         throw new IllegalStateException("the standby still streams " + STREAMING_LIMIT + " on");
       }
@@ -305,28 +342,36 @@ public final class ReplicatedPostgres implements AutoCloseable {
   /** Stops what still runs ({@code -m immediate}: nothing here is kept) and deletes the data. */
   @Override
   public void close() throws Exception {
-    for (Path data : List.of(standbyData(), primaryData())) {
-      if (Files.exists(data.resolve("postmaster.pid"))) {
+    for (int slot : List.of(1 - primary, primary)) {
+      if (Files.exists(data(slot).resolve("postmaster.pid"))) {
         try {
-          pgCtl("stop", data, "-m", "immediate");
+          pgCtl("stop", data(slot), "-m", "immediate");
         } catch (IllegalStateException e) {
-          log.warn("could not stop the PostgreSQL in {}: {}", data, e.getMessage());
+          log.warn("could not stop the PostgreSQL in {}: {}", data(slot), e.getMessage());
         }
       }
     }
-    try (Stream<Path> all = Files.walk(dir)) {
+    deleteTree(dir);
+  }
+
+  private static void deleteTree(Path root) throws IOException {
+    if (!Files.exists(root)) {
+      return;
+    }
+    try (Stream<Path> all = Files.walk(root)) {
       for (Path p : all.sorted(Comparator.reverseOrder()).toList()) {
         Files.deleteIfExists(p);
       }
     }
   }
 
-  private Path primaryData() {
-    return dir.resolve("primary");
+  private Path data(int slot) {
+    return dir.resolve("postgres-" + (slot + 1));
   }
 
-  private Path standbyData() {
-    return dir.resolve("standby");
+  /** Outside the data directory, so that a rebuilt slot keeps its history. */
+  private Path logFile(int slot) {
+    return dir.resolve("postgres-" + (slot + 1) + ".log");
   }
 
   private void pgCtl(String action, Path data, String... more) throws Exception {
@@ -369,8 +414,8 @@ public final class ReplicatedPostgres implements AutoCloseable {
                 + p.exitValue()
                 + "): "
                 + Files.readString(out).strip()
-                + tail("primary.log")
-                + tail("standby.log"));
+                + tail(logFile(0))
+                + tail(logFile(1)));
       }
     } finally {
       Files.deleteIfExists(out);
@@ -386,15 +431,14 @@ public final class ReplicatedPostgres implements AutoCloseable {
     }
   }
 
-  private String tail(String logName) {
-    Path file = dir.resolve(logName);
+  private static String tail(Path file) {
     try {
       if (!Files.exists(file)) {
         return "";
       }
       List<String> lines = Files.readAllLines(file, StandardCharsets.UTF_8);
       return "\n"
-          + logName
+          + file.getFileName()
           + ":\n  "
           + String.join("\n  ", lines.subList(Math.max(0, lines.size() - 15), lines.size()));
     } catch (IOException e) {

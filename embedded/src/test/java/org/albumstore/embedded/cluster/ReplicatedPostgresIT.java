@@ -40,25 +40,38 @@ class ReplicatedPostgresIT {
   }
 
   @Test
-  void aCommitOnASynchronousPrimaryIsOnThePromotedStandby(@TempDir Path dir) throws Exception {
+  void aCommitOnASynchronousPrimaryIsOnThePromotedStandbyAcrossTwoFailovers(@TempDir Path dir)
+      throws Exception {
     try (ReplicatedPostgres pg = ReplicatedPostgres.start(Replication.SYNCHRONOUS);
-        HaProxy balancer = HaProxy.startDatabase(dir, pg.primaryPort(), pg.standbyPort())) {
+        HaProxy balancer = HaProxy.startDatabase(dir, pg.ports())) {
       DatabaseSettings db = ReplicatedPostgres.settings(balancer.databasePort(), "albumstore");
-      balancer.awaitDatabaseState(HaProxy.PRIMARY, "UP", LIMIT);
-      assertThat(balancer.databaseStates()).containsEntry(HaProxy.STANDBY, "MAINT");
+      balancer.awaitDatabaseState(HaProxy.databaseServer(0), "UP", LIMIT);
+      assertThat(balancer.databaseStates()).containsEntry(HaProxy.databaseServer(1), "MAINT");
       execute(db, "CREATE TABLE t (v int)");
       execute(db, "INSERT INTO t VALUES (1)");
 
       pg.crashPrimary();
-      balancer.awaitDatabaseState(HaProxy.PRIMARY, "DOWN", LIMIT);
+      balancer.awaitDatabaseState(HaProxy.databaseServer(0), "DOWN", LIMIT);
       Throwable beforePromotion = catchThrowable(() -> count(db));
       pg.promoteStandby();
-      balancer.switchDatabaseToStandby(LIMIT);
+      balancer.switchDatabaseTo(pg.primary(), LIMIT);
 
       assertThat(beforePromotion).as("no server answers before the promotion").isNotNull();
+      assertThat(pg.primary()).isEqualTo(1);
       assertThat(count(db)).as("the committed row, through the same address").isEqualTo(1);
       execute(db, "INSERT INTO t VALUES (2)");
       assertThat(count(db)).as("the promoted standby takes writes").isEqualTo(2);
+
+      // The crashed slot becomes the new standby; the second failover comes back to it.
+      pg.rebuildStandby();
+      execute(db, "INSERT INTO t VALUES (3)");
+      pg.crashPrimary();
+      pg.promoteStandby();
+      balancer.switchDatabaseTo(pg.primary(), LIMIT);
+
+      assertThat(pg.primary()).isZero();
+      assertThat(balancer.databaseStates()).containsEntry(HaProxy.databaseServer(1), "MAINT");
+      assertThat(count(db)).as("every committed row, after two failovers").isEqualTo(3);
     }
   }
 
@@ -66,9 +79,9 @@ class ReplicatedPostgresIT {
   void aCommitTheAsynchronousStandbyDidNotReceiveIsLostByTheFailover(@TempDir Path dir)
       throws Exception {
     try (ReplicatedPostgres pg = ReplicatedPostgres.start(Replication.ASYNCHRONOUS);
-        HaProxy balancer = HaProxy.startDatabase(dir, pg.primaryPort(), pg.standbyPort())) {
+        HaProxy balancer = HaProxy.startDatabase(dir, pg.ports())) {
       DatabaseSettings db = ReplicatedPostgres.settings(balancer.databasePort(), "albumstore");
-      balancer.awaitDatabaseState(HaProxy.PRIMARY, "UP", LIMIT);
+      balancer.awaitDatabaseState(HaProxy.databaseServer(0), "UP", LIMIT);
       execute(db, "CREATE TABLE t (v int)");
       execute(db, "INSERT INTO t VALUES (1)");
       Thread.sleep(500); // the standby receives the first row
@@ -77,7 +90,7 @@ class ReplicatedPostgresIT {
 
       pg.crashPrimary();
       pg.promoteStandby();
-      balancer.switchDatabaseToStandby(LIMIT);
+      balancer.switchDatabaseTo(pg.primary(), LIMIT);
 
       assertThat(count(db))
           .as("the row streamed before the cut survives, the later one not")

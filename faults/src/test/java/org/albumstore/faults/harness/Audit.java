@@ -111,18 +111,6 @@ public final class Audit implements AutoCloseable {
    * and all of that holds unchanged for a second; fails after {@code timeout}.
    */
   public void awaitDrained(Duration timeout) throws Exception {
-    awaitStable(timeout, true);
-  }
-
-  /**
-   * Waits until the queue is empty and the stored rows hold unchanged for a second, whatever they
-   * are: for a scenario that expects acknowledged writes to be lost (and {@link #check} to say so).
-   */
-  public void awaitSettled(Duration timeout) throws Exception {
-    awaitStable(timeout, false);
-  }
-
-  private void awaitStable(Duration timeout, boolean reachAcknowledged) throws Exception {
     long deadline = System.nanoTime() + timeout.toNanos();
     long wantReviews = ledger.reviewsAcked();
     long wantAlbums = ledger.albumsAcked();
@@ -134,8 +122,7 @@ public final class Audit implements AutoCloseable {
       long reviews = counts.values().stream().mapToLong(c -> c[0] + c[1]).sum();
       long albums = albumsFound().size();
       String now = q + "/" + reviews + "/" + albums;
-      boolean reached =
-          q == 0 && (!reachAcknowledged || (reviews >= wantReviews && albums >= wantAlbums));
+      boolean reached = q == 0 && reviews >= wantReviews && albums >= wantAlbums;
       if (reached && now.equals(last)) {
         if (System.nanoTime() - stableSince > 1_000_000_000L) {
           return;

@@ -13,6 +13,7 @@ import org.albumstore.embedded.cluster.HaProxy;
 import org.albumstore.embedded.cluster.Partition;
 import org.albumstore.embedded.cluster.RabbitCluster;
 import org.albumstore.embedded.cluster.RabbitNode;
+import org.albumstore.embedded.cluster.ReplicatedPostgres.Replication;
 import org.albumstore.embedded.testing.ExternalTools;
 import org.albumstore.embedded.testing.TestServices;
 import org.slf4j.Logger;
@@ -21,8 +22,9 @@ import org.slf4j.LoggerFactory;
 /**
  * The cluster topology a test class shares: three RabbitMQ nodes (quorum queues, 3 members) behind
  * HAProxy in {@code mode tcp}, the ports of {@value #SERVERS} servers behind HAProxy in {@code mode
- * http}, the shared test database; and the waits on the brokers that the faults need. Each test
- * puts its own queue, servers and consumers on it ({@link #world}).
+ * http}, the shared test database or a database of its own that can fail over ({@link
+ * #startWithFailoverDatabase}); and the waits on the brokers that the faults need. Each test puts
+ * its own queue, servers and consumers on it ({@link #world}).
  */
 public final class ClusterStack implements AutoCloseable {
   public static final int SERVERS = 2;
@@ -37,18 +39,21 @@ public final class ClusterStack implements AutoCloseable {
   private final List<Integer> serverPorts;
   private final int sparePort;
   private final DatabaseSettings db;
+  private final FailoverDatabase failoverDatabase;
 
   private ClusterStack(
       RabbitCluster brokers,
       HaProxy balancer,
       List<Integer> serverPorts,
       int sparePort,
-      DatabaseSettings db) {
+      DatabaseSettings db,
+      FailoverDatabase failoverDatabase) {
     this.brokers = brokers;
     this.balancer = balancer;
     this.serverPorts = List.copyOf(serverPorts);
     this.sparePort = sparePort;
     this.db = db;
+    this.failoverDatabase = failoverDatabase;
   }
 
   /**
@@ -56,6 +61,20 @@ public final class ClusterStack implements AutoCloseable {
    * (fails it with {@code CI=true}).
    */
   public static ClusterStack start(String purpose) throws Exception {
+    return start(purpose, false);
+  }
+
+  /**
+   * As {@link #start(String)}, over a database of the cluster's own that can fail over ({@link
+   * FailoverDatabase}, synchronous as RDS Multi-AZ) instead of the shared test database; a machine
+   * without the installed PostgreSQL skips {@code purpose} too.
+   */
+  public static ClusterStack startWithFailoverDatabase(String purpose) throws Exception {
+    FailoverDatabase.require(purpose);
+    return start(purpose, true);
+  }
+
+  private static ClusterStack start(String purpose, boolean failover) throws Exception {
     ExternalTools tools = ExternalTools.system();
     tools.requireThat(
         RabbitCluster.installed(), "RabbitMQ (apt-get install rabbitmq-server)", purpose);
@@ -63,9 +82,16 @@ public final class ClusterStack implements AutoCloseable {
         HaProxy.executable().isPresent(), "HAProxy (apt-get install haproxy)", purpose);
     String id = UUID.randomUUID().toString().substring(0, 8);
     Path dir = Paths.outputDir().resolve("cluster-" + id);
-    DatabaseSettings db = TestServices.database();
-    RabbitCluster brokers =
-        RabbitCluster.start("albumstore-faults-" + id, 3, dir.resolve("rabbit"));
+    FailoverDatabase failoverDb =
+        failover ? FailoverDatabase.start(Replication.SYNCHRONOUS, dir.resolve("postgres")) : null;
+    DatabaseSettings db = failover ? failoverDb.settings() : TestServices.database();
+    RabbitCluster brokers;
+    try {
+      brokers = RabbitCluster.start("albumstore-faults-" + id, 3, dir.resolve("rabbit"));
+    } catch (Exception e) {
+      closeQuietly(failoverDb, e);
+      throw e;
+    }
     try {
       List<Integer> serverPorts = new ArrayList<>();
       for (int i = 0; i < SERVERS; i++) {
@@ -75,10 +101,21 @@ public final class ClusterStack implements AutoCloseable {
       HaProxy balancer =
           HaProxy.start(
               dir.resolve("haproxy"), serverPorts, List.of(sparePort), brokers.amqpPorts());
-      return new ClusterStack(brokers, balancer, serverPorts, sparePort, db);
+      return new ClusterStack(brokers, balancer, serverPorts, sparePort, db, failoverDb);
     } catch (Exception e) {
       brokers.close();
+      closeQuietly(failoverDb, e);
       throw e;
+    }
+  }
+
+  private static void closeQuietly(FailoverDatabase db, Exception failure) {
+    if (db != null) {
+      try {
+        db.close();
+      } catch (Exception e) {
+        failure.addSuppressed(e);
+      }
     }
   }
 
@@ -113,8 +150,16 @@ public final class ClusterStack implements AutoCloseable {
     return sparePort;
   }
 
-  DatabaseSettings db() {
+  /** Where the servers, the consumers and the checks reach the database. */
+  public DatabaseSettings db() {
     return db;
+  }
+
+  /**
+   * The database that can fail over, when the stack has one ({@link #startWithFailoverDatabase}).
+   */
+  public Optional<FailoverDatabase> failoverDatabase() {
+    return Optional.ofNullable(failoverDatabase);
   }
 
   /** A test's own queue, servers and consumers on this cluster, named {@code name}. */
@@ -232,7 +277,13 @@ public final class ClusterStack implements AutoCloseable {
     try {
       balancer.close();
     } finally {
-      brokers.close();
+      try {
+        brokers.close();
+      } finally {
+        if (failoverDatabase != null) {
+          failoverDatabase.close();
+        }
+      }
     }
   }
 }

@@ -25,28 +25,9 @@ public final class Finish {
 
   public static Outcome drainStopAndAudit(Stack stack, Ledger ledger, long expectedDeadLetters)
       throws Exception {
-    return stopAndAudit(stack, ledger, expectedDeadLetters, true);
-  }
-
-  /**
-   * As {@link #drainStopAndAudit}, for a scenario that expects acknowledged writes to be lost:
-   * waits for the queue to empty and the rows to settle, not for them to reach the acknowledged
-   * figures.
-   */
-  public static Outcome settleStopAndAudit(Stack stack, Ledger ledger) throws Exception {
-    return stopAndAudit(stack, ledger, 0, false);
-  }
-
-  private static Outcome stopAndAudit(
-      Stack stack, Ledger ledger, long expectedDeadLetters, boolean reachAcknowledged)
-      throws Exception {
     try (Audit audit = new Audit(ledger, stack.amqp, stack.db)) {
       try {
-        if (reachAcknowledged) {
-          audit.awaitDrained(Duration.ofSeconds(90));
-        } else {
-          audit.awaitSettled(Duration.ofSeconds(90));
-        }
+        audit.awaitDrained(Duration.ofSeconds(90));
         ConsumerProcess last = stack.lastConsumer();
         int exit = stack.stopConsumer();
         boolean clean = (exit == 143 || exit == 0) && last.stoppedCounter("messagesApplied") >= 0;

@@ -47,7 +47,8 @@ public final class ClusterInjector implements Nemesis.Injector {
         FaultKind.Tier.BROKER, brokers.nodes().size(),
         FaultKind.Tier.SERVER, world.servers().size(),
         FaultKind.Tier.CONSUMER, consumers.size(),
-        FaultKind.Tier.SCALE, 1);
+        FaultKind.Tier.SCALE, 1,
+        FaultKind.Tier.DATABASE, cluster.failoverDatabase().isPresent() ? 1 : 0);
   }
 
   @Override
@@ -63,6 +64,7 @@ public final class ClusterInjector implements Nemesis.Injector {
       case CONSUMER_KILL -> consumers.get(i).kill();
       case SERVER_ADD -> world.addServer();
       case CONSUMER_ADD -> addedConsumers.put(f, startConsumerAsSupervised());
+      case DB_FAILOVER -> cluster.failoverDatabase().orElseThrow().failover();
     }
   }
 
@@ -92,6 +94,7 @@ public final class ClusterInjector implements Nemesis.Injector {
           c.terminate(Duration.ofSeconds(30));
         }
       }
+      case DB_FAILOVER -> cluster.failoverDatabase().orElseThrow().rebuildStandby();
     }
   }
 

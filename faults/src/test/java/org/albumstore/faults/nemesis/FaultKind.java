@@ -27,18 +27,29 @@ public enum FaultKind {
    */
   SERVER_ADD(Tier.SCALE, "a server added behind the balancer, then stopped", 10, 30),
   /** A consumer added on the queue; healed by stopping it with SIGTERM (scale-in). */
-  CONSUMER_ADD(Tier.SCALE, "a consumer added, then stopped", 10, 30);
+  CONSUMER_ADD(Tier.SCALE, "a consumer added, then stopped", 10, 30),
+  /**
+   * The PostgreSQL primary crashes, its synchronous standby is promoted and the endpoint switched
+   * to it (RDS Multi-AZ's failover); healed by building a new standby in the crashed one's place.
+   */
+  DB_FAILOVER(
+      Tier.DATABASE,
+      "PostgreSQL primary crashed, standby promoted and switched in; a new standby built",
+      5,
+      20);
 
   /**
    * Where a fault lands: at most one fault per tier at a time, so every tier keeps serving. Adding
-   * instances takes nothing away, so it is a lane of its own that overlaps the others freely; it
-   * comes last, so that the other lanes draw what they drew before it existed.
+   * instances takes nothing away, so it is a lane of its own that overlaps the others freely. New
+   * lanes come last, so that the older ones draw what they drew before the new ones existed.
    */
   public enum Tier {
     BROKER,
     SERVER,
     CONSUMER,
-    SCALE
+    SCALE,
+    /** Drawn only on a stack whose database can fail over. */
+    DATABASE
   }
 
   private final Tier tier;

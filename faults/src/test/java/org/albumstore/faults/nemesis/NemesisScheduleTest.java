@@ -3,6 +3,7 @@ package org.albumstore.faults.nemesis;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
+import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
@@ -66,21 +67,30 @@ class NemesisScheduleTest {
   }
 
   /**
-   * The scale lane (instances added) is drawn after the others: a seed's faults of the other tiers
-   * are what they were before that lane existed, so earlier runs' schedules stay comparable.
+   * The lanes added later (instances added, then the database failover) are drawn after the older
+   * ones: a seed's faults of the older tiers are what they were before a lane existed, so earlier
+   * runs' schedules stay comparable.
    */
   @Test
-  void theScaleLaneLeavesTheOtherLanesAsTheyWere() {
-    Map<FaultKind.Tier, Integer> withoutScale = new java.util.EnumMap<>(CLUSTER);
-    withoutScale.remove(FaultKind.Tier.SCALE);
-    for (long seed = 0; seed < 100; seed++) {
-      NemesisSchedule with = NemesisSchedule.draw(seed, Duration.ofMinutes(10), CLUSTER);
-      NemesisSchedule without = NemesisSchedule.draw(seed, Duration.ofMinutes(10), withoutScale);
-      assertThat(with.faults())
-          .filteredOn(f -> f.kind().tier() != FaultKind.Tier.SCALE)
-          .as("seed %d", seed)
-          .isEqualTo(without.faults());
-      assertThat(with.faults()).anyMatch(f -> f.kind().tier() == FaultKind.Tier.SCALE);
+  void aLaneAddedLaterLeavesTheOlderLanesAsTheyWere() {
+    for (FaultKind.Tier lane : List.of(FaultKind.Tier.SCALE, FaultKind.Tier.DATABASE)) {
+      Map<FaultKind.Tier, Integer> with = new EnumMap<>(FaultKind.Tier.class);
+      for (FaultKind.Tier t : FaultKind.Tier.values()) {
+        if (t.compareTo(lane) <= 0) {
+          with.put(t, CLUSTER.getOrDefault(t, 1));
+        }
+      }
+      Map<FaultKind.Tier, Integer> without = new EnumMap<>(with);
+      without.remove(lane);
+      for (long seed = 0; seed < 100; seed++) {
+        NemesisSchedule a = NemesisSchedule.draw(seed, Duration.ofMinutes(10), with);
+        NemesisSchedule b = NemesisSchedule.draw(seed, Duration.ofMinutes(10), without);
+        assertThat(a.faults())
+            .filteredOn(f -> f.kind().tier() != lane)
+            .as("lane %s, seed %d", lane, seed)
+            .isEqualTo(b.faults());
+        assertThat(a.faults()).anyMatch(f -> f.kind().tier() == lane);
+      }
     }
   }
 

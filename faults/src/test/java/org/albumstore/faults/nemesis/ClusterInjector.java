@@ -124,13 +124,15 @@ public final class ClusterInjector implements Nemesis.Injector {
     cluster.awaitAmqpListener(i, true, Duration.ofSeconds(90));
   }
 
-  /** Removes the rules, then waits for the node to resume (restarted if it does not). */
+  /**
+   * Removes the rules, then waits for the node to resume and rejoin (restarted if it does not:
+   * {@link ClusterStack#rejoinAfterHeal}).
+   */
   private void healPartition(Fault f) throws Exception {
     Partition cut = partitions.remove(f);
     if (cut != null) {
       cut.close();
     }
-    cluster.resumeAfterHeal(f.target());
-    cluster.awaitRunningNodes(f.target(), Duration.ofSeconds(60), System.nanoTime());
+    cluster.rejoinAfterHeal(f.target());
   }
 }

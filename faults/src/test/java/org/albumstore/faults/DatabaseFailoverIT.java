@@ -2,12 +2,13 @@ package org.albumstore.faults;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.time.Duration;
-import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
@@ -54,9 +55,9 @@ class DatabaseFailoverIT {
   /** The asynchronous case: the client's load, when the standby stops receiving, for how long. */
   private static final Duration LOAD = Duration.ofSeconds(30);
 
-  private static final Duration LAG_FROM = Duration.ofSeconds(8);
+  private static final int KEPT_ALBUMS = 100;
   private static final Duration LAG = Duration.ofSeconds(4);
-  private static final Duration CLIENT_LIMIT = LOAD.plusMinutes(3);
+  private static final Duration SLACK = Duration.ofMinutes(3);
 
   @BeforeAll
   static void needsPostgresAndHaProxy() {
@@ -105,9 +106,9 @@ class DatabaseFailoverIT {
 
   /**
    * Judged by what a user runs: {@code client.jar} with its operation history, whose checker must
-   * report the acknowledged writes the failover lost. The standby stops receiving a few seconds
-   * into the load, the primary goes on committing (and the consumer acknowledging) alone for 4 s,
-   * then fails over.
+   * report the acknowledged writes the failover lost. The standby stops receiving once the consumer
+   * has applied {@value #KEPT_ALBUMS} albums, the primary goes on committing (and the consumer
+   * acknowledging) alone for 4 s, then fails over.
    */
   @Test
   void theHistoryCheckerReportsWhatAFailoverToAStandbyThatFellBehindLost() throws Exception {
@@ -116,13 +117,27 @@ class DatabaseFailoverIT {
       stack.startServer(Map.of());
       stack.startConsumer();
       Path out = dir("async-client");
+      // What was lost never arrives: the client re-reads for its drain timeout, then judges.
+      ClientProcess.HistoryLoad history =
+          new ClientProcess.HistoryLoad(
+              stack.server().baseUrl(),
+              stack.amqp,
+              db.settings(),
+              stack.runId,
+              8,
+              60,
+              LOAD,
+              Duration.ofSeconds(20));
       CompletableFuture<ClientProcess> load =
-          CompletableFuture.supplyAsync(() -> client(stack, db.settings(), out));
-      Thread.sleep(LAG_FROM.toMillis());
+          CompletableFuture.supplyAsync(
+              () ->
+                  ClientProcess.runWithHistory(
+                      "database-failover-async-client", history, SLACK, out));
+      awaitAlbumsApplied(db.settings(), KEPT_ALBUMS, Duration.ofSeconds(60));
       db.postgres().stopReplication();
       Thread.sleep(LAG.toMillis());
       db.failover();
-      ClientProcess client = load.get(CLIENT_LIMIT.toSeconds() + 30, TimeUnit.SECONDS);
+      ClientProcess client = load.get(LOAD.plus(SLACK).toSeconds() + 30, TimeUnit.SECONDS);
 
       Path verdictFile = out.resolve(HistoryCheck.VERDICT_FILE);
       assertThat(verdictFile).as(client.output()).isRegularFile();
@@ -139,62 +154,24 @@ class DatabaseFailoverIT {
     }
   }
 
-  /** client.jar with its history, through the stack's server; bounded by {@link #CLIENT_LIMIT}. */
-  private static ClientProcess client(Stack stack, DatabaseSettings db, Path out) {
-    try {
-      return ClientProcess.run(
-          "database-failover-async-client",
-          CLIENT_LIMIT,
-          List.of(),
-          "--url",
-          stack.server().baseUrl(),
-          "--queue",
-          stack.amqp.queue(),
-          "--amqp-uri",
-          stack.amqp.uri(),
-          "--rmq-api",
-          "none",
-          "--server-metrics",
-          "none",
-          "--consumer-metrics",
-          "none",
-          "--jdbc-url",
-          db.jdbcUrl(),
-          "--db-user",
-          db.user(),
-          "--db-password",
-          db.password(),
-          "--run-id",
-          stack.runId,
-          "--threads",
-          "8",
-          "--rate",
-          "60",
-          "--duration",
-          Long.toString(LOAD.toSeconds()),
-          "--iterations",
-          "100000",
-          "--warmup-iterations",
-          "0",
-          "--history",
-          "--read-back",
-          "50",
-          "--get-threads",
-          "2",
-          "--retries",
-          "10",
-          "--timeout",
-          "15",
-          "--drain-timeout",
-          "20", // what was lost never arrives: re-read until then
-          "--no-progress",
-          "--out",
-          out.toString());
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException(e);
+  /** Returns once the consumer has committed {@code count} albums (through the endpoint). */
+  private static void awaitAlbumsApplied(DatabaseSettings db, long count, Duration limit)
+      throws Exception {
+    long deadline = System.nanoTime() + limit.toNanos();
+    try (Connection c = DriverManager.getConnection(db.jdbcUrl(), db.user(), db.password());
+        PreparedStatement ps = c.prepareStatement("SELECT count(*) FROM albums")) {
+      while (true) {
+        try (ResultSet rs = ps.executeQuery()) {
+          rs.next();
+          if (rs.getLong(1) >= count) {
+            return;
+          }
+        }
+        if (System.nanoTime() > deadline) {
+          throw new IllegalStateException("fewer than " + count + " albums applied in " + limit);
+        }
+        Thread.sleep(100);
+      }
     }
   }
 

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -137,61 +136,19 @@ class NemesisIT {
 
   /** client.jar through the balancer; the load's length plus the drain and the checks at most. */
   private static ClientProcess client(ClusterWorld world, DatabaseSettings db, Path out) {
-    try {
-      return ClientProcess.run(
-          "nemesis-" + SEED + "-client",
-          LENGTH.plusMinutes(8),
-          List.of(),
-          "--url",
-          world.balancerUrl(),
-          "--queue",
-          world.amqp().queue(),
-          "--amqp-uri",
-          world.amqp().uri(),
-          "--rmq-api",
-          "none",
-          "--server-metrics",
-          "none",
-          "--consumer-metrics",
-          "none",
-          "--jdbc-url",
-          db.jdbcUrl(),
-          "--db-user",
-          db.user(),
-          "--db-password",
-          db.password(),
-          "--run-id",
-          world.runId(),
-          "--threads",
-          Integer.toString(THREADS),
-          "--rate",
-          Integer.toString(RATE),
-          "--duration",
-          Long.toString(LENGTH.toSeconds()),
-          "--iterations",
-          "100000",
-          "--warmup-iterations",
-          "0",
-          "--history",
-          "--read-back",
-          "50",
-          "--get-threads",
-          "2",
-          "--retries",
-          "10",
-          "--timeout",
-          "15",
-          "--drain-timeout",
-          "180",
-          "--no-progress",
-          "--out",
-          out.toString());
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException(e);
-    }
+    return ClientProcess.runWithHistory(
+        "nemesis-" + SEED + "-client",
+        new ClientProcess.HistoryLoad(
+            world.balancerUrl(),
+            world.amqp(),
+            db,
+            world.runId(),
+            THREADS,
+            RATE,
+            LENGTH,
+            Duration.ofSeconds(180)),
+        Duration.ofMinutes(8),
+        out);
   }
 
   /** The schedule, what the nemesis did, each fault's cost to the clients, and the verdict. */

@@ -409,11 +409,7 @@ public final class HaProxy implements AutoCloseable {
    */
   public void awaitDatabaseState(String server, String state, Duration limit)
       throws IOException, InterruptedException {
-    await(
-        this::databaseStates,
-        states -> state.equals(states.get(server)),
-        server + " not " + state,
-        limit);
+    awaitState(this::databaseStates, server, state, limit);
   }
 
   /** The status of every row of {@code backend} in HAProxy's CSV stats, by server name. */
@@ -466,11 +462,12 @@ public final class HaProxy implements AutoCloseable {
    */
   public void awaitState(String server, String state, Duration limit)
       throws IOException, InterruptedException {
-    await(
-        this::serverStates,
-        states -> state.equals(states.get(server)),
-        server + " not " + state,
-        limit);
+    awaitState(this::serverStates, server, state, limit);
+  }
+
+  private static void awaitState(StatesView view, String server, String state, Duration limit)
+      throws IOException, InterruptedException {
+    await(view, states -> state.equals(states.get(server)), server + " not " + state, limit);
   }
 
   /** What {@link #await} polls: a view of the stats. */

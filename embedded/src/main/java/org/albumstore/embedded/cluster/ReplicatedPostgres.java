@@ -318,6 +318,18 @@ public final class ReplicatedPostgres implements AutoCloseable {
     startStandby();
   }
 
+  /** Returns once the standby has flushed all the WAL the primary has written so far. */
+  public void awaitStandbyCaughtUp() throws Exception {
+    String sql = "SELECT count(*) FROM pg_stat_replication WHERE flush_lsn >= pg_current_wal_lsn()";
+    long deadline = System.nanoTime() + STREAMING_LIMIT.toNanos();
+    while (!query(ports.get(primary), sql).equals("1")) {
+      if (System.nanoTime() > deadline) {
+        throw new IllegalStateException("the standby did not catch up within " + STREAMING_LIMIT);
+      }
+      Thread.sleep(50);
+    }
+  }
+
   /**
    * The standby stops receiving WAL, as when the network between the two fails: its {@code
    * primary_conninfo} is emptied and reloaded, and this returns once the primary sees no standby.

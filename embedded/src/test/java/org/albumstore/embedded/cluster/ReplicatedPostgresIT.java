@@ -84,7 +84,7 @@ class ReplicatedPostgresIT {
       balancer.awaitDatabaseState(HaProxy.databaseServer(0), "UP", LIMIT);
       execute(db, "CREATE TABLE t (v int)");
       execute(db, "INSERT INTO t VALUES (1)");
-      Thread.sleep(500); // the standby receives the first row
+      pg.awaitStandbyCaughtUp(); // the first row is on the standby
       pg.stopReplication();
       execute(db, "INSERT INTO t VALUES (2)"); // committed: the primary does not wait
 

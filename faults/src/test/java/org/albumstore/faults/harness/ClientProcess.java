@@ -1,6 +1,7 @@
 package org.albumstore.faults.harness;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -8,6 +9,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.albumstore.common.config.AmqpSettings;
+import org.albumstore.common.config.DatabaseSettings;
 
 /**
  * {@code java -jar client.jar} as a user runs it, in a process of its own (its own classpath, its
@@ -40,5 +43,81 @@ public record ClientProcess(int exitCode, String output) {
           "the client did not finish within " + limit + ":\n" + Files.readString(out));
     }
     return new ClientProcess(p.exitValue(), Files.readString(out, StandardCharsets.UTF_8));
+  }
+
+  /** What a paced load with its operation history is run against, and how. */
+  public record HistoryLoad(
+      String url,
+      AmqpSettings amqp,
+      DatabaseSettings db,
+      String runId,
+      int threads,
+      int rate,
+      Duration length,
+      Duration drainTimeout) {}
+
+  /**
+   * A paced load of {@code load.threads} threads with {@code --history}, half the writers reading
+   * back and 2 reader threads, judged by the checker at its end (its verdict in {@code out});
+   * bounded by the load's length plus {@code slack}. Wrapped for use in a {@code CompletableFuture}
+   * beside the faults.
+   */
+  public static ClientProcess runWithHistory(
+      String name, HistoryLoad load, Duration slack, Path out) {
+    try {
+      return run(
+          name,
+          load.length().plus(slack),
+          List.of(),
+          "--url",
+          load.url(),
+          "--queue",
+          load.amqp().queue(),
+          "--amqp-uri",
+          load.amqp().uri(),
+          "--rmq-api",
+          "none",
+          "--server-metrics",
+          "none",
+          "--consumer-metrics",
+          "none",
+          "--jdbc-url",
+          load.db().jdbcUrl(),
+          "--db-user",
+          load.db().user(),
+          "--db-password",
+          load.db().password(),
+          "--run-id",
+          load.runId(),
+          "--threads",
+          Integer.toString(load.threads()),
+          "--rate",
+          Integer.toString(load.rate()),
+          "--duration",
+          Long.toString(load.length().toSeconds()),
+          "--iterations",
+          "100000",
+          "--warmup-iterations",
+          "0",
+          "--history",
+          "--read-back",
+          "50",
+          "--get-threads",
+          "2",
+          "--retries",
+          "10",
+          "--timeout",
+          "15",
+          "--drain-timeout",
+          Long.toString(load.drainTimeout().toSeconds()),
+          "--no-progress",
+          "--out",
+          out.toString());
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
   }
 }

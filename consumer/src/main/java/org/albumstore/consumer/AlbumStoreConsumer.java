@@ -18,6 +18,7 @@ import org.albumstore.common.config.DatabaseSettings;
 import org.albumstore.common.db.Databases;
 import org.albumstore.common.db.Schema;
 import org.albumstore.common.tls.TlsFailures;
+import org.albumstore.consumer.amqp.CommitAnnouncer;
 import org.albumstore.consumer.batch.ChannelWorker;
 import org.albumstore.consumer.batch.WorkerConfig;
 import org.albumstore.consumer.ledger.LedgerPruner;
@@ -66,6 +67,7 @@ public final class AlbumStoreConsumer implements AutoCloseable {
   private HikariDataSource ledgerPool;
   private LedgerPruner pruner;
   private OutageLog databaseOutages;
+  private CommitAnnouncer announcer;
   private MetricsHttpServer metricsServer;
   private String metricsBindAddress;
   private RateReporter reporter;
@@ -160,6 +162,17 @@ public final class AlbumStoreConsumer implements AutoCloseable {
     }
     startPruner(database, retention);
     databaseOutages = new OutageLog("database writes");
+    String instance = UUID.randomUUID().toString().substring(0, 8);
+    // A factory of its own, outside amqp-client's metrics: those count the write queue's traffic;
+    // the announcements have their own counter.
+    announcer =
+        CommitAnnouncer.start(
+            AmqpConnections.factory(amqp),
+            amqp,
+            "albumstore-consumer-" + instance + "-announce",
+            metrics.registry());
+    ConnectionFactory factory = AmqpConnections.factory(amqp);
+    metrics.bindAmqp(factory);
     WorkerConfig config =
         new WorkerConfig(
             amqp,
@@ -168,10 +181,11 @@ public final class AlbumStoreConsumer implements AutoCloseable {
             settings.batchWaitMillis(),
             DEAD_LETTER_CONFIRM_MILLIS,
             new BatchWriter(pool, defect),
+            announcer,
             metrics,
             databaseOutages,
             new OutageLog("dead-letter publishing"));
-    startWorkers(settings, config);
+    startWorkers(settings, config, factory, instance);
     reporter = new RateReporter(metrics, settings.statsIntervalSeconds());
     log.info(
         "consuming {} with {} connections x {} channels, prefetch {}, batches of up to {} (wait {}"
@@ -208,12 +222,10 @@ public final class AlbumStoreConsumer implements AutoCloseable {
   }
 
   /** Opens the M connections and starts K workers on each, declaring the topology first. */
-  private void startWorkers(ConsumerSettings settings, WorkerConfig config)
+  private void startWorkers(
+      ConsumerSettings settings, WorkerConfig config, ConnectionFactory factory, String instance)
       throws IOException, TimeoutException {
     AmqpSettings amqp = config.amqp();
-    String instance = UUID.randomUUID().toString().substring(0, 8);
-    ConnectionFactory factory = AmqpConnections.factory(amqp);
-    metrics.bindAmqp(factory);
     for (int c = 1; c <= settings.connections(); c++) {
       Connection connection = openConnection(factory, amqp, "albumstore-consumer-" + instance, c);
       connections.add(connection);
@@ -355,6 +367,9 @@ public final class AlbumStoreConsumer implements AutoCloseable {
     }
     for (int i = connections.size() - 1; i >= 0; i--) {
       closeConnection(connections.get(i));
+    }
+    if (announcer != null) {
+      announcer.close();
     }
     if (reporter != null) {
       reporter.close();

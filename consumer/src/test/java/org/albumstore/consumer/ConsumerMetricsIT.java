@@ -163,6 +163,16 @@ class ConsumerMetricsIT {
 
     await("all applied", WAIT, () -> consumer.counters().messagesApplied() == 21);
     await("dead-lettered", WAIT, () -> consumer.counters().deadLettered() == 1);
+    // The announcements go out after the commits, from a thread of their own.
+    await(
+        "announced",
+        WAIT,
+        () ->
+            Scrapes.sum(
+                    scrape(),
+                    "albumstore_consumer_announcements_total",
+                    Map.of("outcome", "published"))
+                > 0);
     String text = scrape();
 
     // amqp-client's own counters move with the same messages: 22 delivered, 21 acknowledged after
@@ -174,6 +184,15 @@ class ConsumerMetricsIT {
     assertThat(value(text, "albumstore_consumer_messages_applied_total")).isEqualTo(21);
     assertThat(value(text, "albumstore_consumer_reviews_applied_total")).isEqualTo(61);
     assertThat(value(text, "albumstore_consumer_albums_inserted_total")).isEqualTo(2);
+    // Every commit that changed something was announced to the servers, none dropped.
+    assertThat(
+            Scrapes.sum(
+                text, "albumstore_consumer_announcements_total", Map.of("outcome", "published")))
+        .isBetween(1.0, value(text, "albumstore_consumer_transactions_total"));
+    assertThat(
+            Scrapes.sum(
+                text, "albumstore_consumer_announcements_total", Map.of("outcome", "dropped")))
+        .isZero();
     assertThat(value(text, "albumstore_consumer_dead_lettered_total")).isEqualTo(1);
     assertThat(value(text, "albumstore_consumer_redelivered_total")).isZero();
     double transactions = value(text, "albumstore_consumer_transactions_total");

@@ -34,6 +34,7 @@ import org.albumstore.embedded.testing.Scrapes;
 import org.albumstore.embedded.testing.TestServices;
 import org.albumstore.local.AlbumStoreHttp.Answer;
 import org.albumstore.server.AlbumStoreServer;
+import org.albumstore.server.read.ReadCacheSettings;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -64,6 +65,9 @@ class ReadYourWritesIT {
     db = TestServices.database();
     Map<String, String> env = new HashMap<>(TestServices.overrides(amqp, db));
     env.put(CommonSettings.HTTP_PORT.variable(), "0");
+    // Counts cached for a minute: only the consumer's announcements can show a new review sooner.
+    env.put(ReadCacheSettings.COUNTS.variable(), "1000");
+    env.put(ReadCacheSettings.COUNTS_MAX_AGE_MS.variable(), "60000");
     serverA = AlbumStoreServer.start(Env.system().withOverrides(env));
     serverB = AlbumStoreServer.start(Env.system().withOverrides(env));
     consumer = AlbumStoreConsumer.start(ConsumerSettings.defaults(), amqp, db);
@@ -119,7 +123,32 @@ class ReadYourWritesIT {
     assertThat(failures).as("GETs on server B that were not the album just posted").isEmpty();
     assertThat(albums).hasSize(ALBUMS);
     // Without a wait the test proves nothing: on B some GETs came before the consumer applied.
-    assertThat(waitsFound(serverB)).as("GETs on B that waited for their album").isPositive();
+    assertThat(waitsAnswered(serverB)).as("GETs on B that waited for their album").isPositive();
+  }
+
+  /**
+   * The consumer announces what it commits, and every server hears it: server A has its count of an
+   * album cached (for a minute), a review is posted on B, and A shows it within seconds.
+   */
+  @Test
+  void aReviewAppliedByTheConsumerShowsOnAServerThatHadTheOldCountCached() throws Exception {
+    AlbumStoreHttp a = new AlbumStoreHttp(serverA.baseUrl());
+    AlbumStoreHttp b = new AlbumStoreHttp(serverB.baseUrl());
+    Answer posted =
+        a.postAlbum(IMAGE, "{\"artist\":\"RYW IT\",\"title\":\"counts\",\"year\":\"2026\"}", null);
+    String id = posted.json().get("albumID").asText();
+    albums.add(id);
+    assertThat(a.get("/albums/" + id).status()).isEqualTo(200);
+    assertThat(a.get("/review/" + id).body()).isEqualTo("{\"likes\":\"0\",\"dislikes\":\"0\"}");
+
+    assertThat(b.postReview("like", id, null).status()).isEqualTo(200);
+
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+    String counts;
+    do {
+      counts = a.get("/review/" + id).body();
+    } while (!counts.contains("\"1\"") && System.nanoTime() < deadline);
+    assertThat(counts).isEqualTo("{\"likes\":\"1\",\"dislikes\":\"0\"}");
   }
 
   /** Null when B answered the album just posted on A, else what went wrong. */
@@ -148,7 +177,8 @@ class ReadYourWritesIT {
     return null;
   }
 
-  private static double waitsFound(AlbumStoreServer s) throws Exception {
+  /** Waiting GETs answered 200: found by the poller or announced by the consumer. */
+  private static double waitsAnswered(AlbumStoreServer s) throws Exception {
     HttpResponse<String> r =
         HttpClient.newHttpClient()
             .send(
@@ -156,6 +186,8 @@ class ReadYourWritesIT {
                     .timeout(Duration.ofSeconds(10))
                     .build(),
                 HttpResponse.BodyHandlers.ofString());
-    return Scrapes.sum(r.body(), "albumstore_read_wait_seconds_count", Map.of("outcome", "found"));
+    return Scrapes.sum(r.body(), "albumstore_read_wait_seconds_count", Map.of("outcome", "found"))
+        + Scrapes.sum(
+            r.body(), "albumstore_read_wait_seconds_count", Map.of("outcome", "announced"));
   }
 }

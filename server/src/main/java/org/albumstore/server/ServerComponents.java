@@ -12,7 +12,9 @@ import org.albumstore.server.publish.ConfirmedPublisher;
 import org.albumstore.server.publish.PublisherSettings;
 import org.albumstore.server.read.AlbumReads;
 import org.albumstore.server.read.AlbumWaiters;
+import org.albumstore.server.read.CommitFeed;
 import org.albumstore.server.read.PostgresDriver;
+import org.albumstore.server.read.ReadCache;
 import org.albumstore.server.read.ReadThreads;
 import org.albumstore.server.web.Readiness;
 import org.slf4j.Logger;
@@ -20,9 +22,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The resources the servlets share, opened once when the web application starts and closed in
- * reverse order, each with a bounded wait, when it stops: read pool, the read threads of the
- * queries that could not run on their request thread, broker connection, publisher, and the poller
- * of the reads that wait for a new album.
+ * reverse order, each with a bounded wait, when it stops: read pool and read cache, the read
+ * threads of the queries that could not run on their request thread, broker connection, publisher,
+ * the poller of the reads that wait for a new album, and the feed of the consumers' commit
+ * announcements.
  *
  * <p>Neither the broker nor the database must be up for the server to start: writes and reads
  * answer 503 (and {@code /health} says which is down) until they are.
@@ -49,6 +52,7 @@ final class ServerComponents implements AutoCloseable {
   private final ReadThreads readThreads;
   private final PoolThreads readThreadNames;
   private final AlbumWaiters waiters;
+  private final CommitFeed commits;
   private final Readiness readiness = new Readiness();
 
   private ServerComponents(
@@ -61,7 +65,8 @@ final class ServerComponents implements AutoCloseable {
       AlbumReads reads,
       ReadThreads readThreads,
       PoolThreads readThreadNames,
-      AlbumWaiters waiters) {
+      AlbumWaiters waiters,
+      CommitFeed commits) {
     this.settings = settings;
     this.metrics = metrics;
     this.pool = pool;
@@ -72,6 +77,7 @@ final class ServerComponents implements AutoCloseable {
     this.readThreads = readThreads;
     this.readThreadNames = readThreadNames;
     this.waiters = waiters;
+    this.commits = commits;
     metrics.bindReady(this::takingWrites);
   }
 
@@ -94,13 +100,18 @@ final class ServerComponents implements AutoCloseable {
             readThreadNames);
     BrokerConnector broker = null;
     AlbumWaiters waiters = null;
+    CommitFeed commits = null;
     try {
       metrics.bindPool(pool);
       metrics.bindReadThreads(readThreads);
-      AlbumReads reads = new AlbumReads(pool);
+      ReadCache cache = new ReadCache(settings.readCache());
+      cache.bindTo(metrics.registry());
+      AlbumReads reads = new AlbumReads(pool, cache);
       broker = new BrokerConnector(amqp, "albumstore-server", metrics::bindAmqp);
       broker.start();
-      waiters = startWaiters(reads, settings, metrics);
+      waiters = startWaiters(reads, cache, settings, metrics);
+      commits = new CommitFeed(amqp, cache, waiters, metrics.registry());
+      commits.start();
       ConfirmedPublisher publisher = startPublisher(broker, settings, metrics);
       log.info("Server components started: {}, {}, {}", settings, amqp, db);
       return new ServerComponents(
@@ -113,8 +124,12 @@ final class ServerComponents implements AutoCloseable {
           reads,
           readThreads,
           readThreadNames,
-          waiters);
+          waiters,
+          commits);
     } catch (RuntimeException e) {
+      if (commits != null) {
+        commits.close();
+      }
       if (waiters != null) {
         waiters.close();
       }
@@ -131,9 +146,10 @@ final class ServerComponents implements AutoCloseable {
 
   /** The poller of the reads that wait for a new album, started and bound to the metrics. */
   private static AlbumWaiters startWaiters(
-      AlbumReads reads, ServerSettings settings, ServerMetrics metrics) {
+      AlbumReads reads, ReadCache cache, ServerSettings settings, ServerMetrics metrics) {
     AlbumWaiters waiters =
-        new AlbumWaiters(reads::albums, settings.readWait(), metrics.readWaitObserver());
+        new AlbumWaiters(
+            reads::albums, cache::album, settings.readWait(), metrics.readWaitObserver());
     metrics.bindReadWaiters(waiters);
     waiters.start();
     return waiters;
@@ -246,16 +262,21 @@ final class ServerComponents implements AutoCloseable {
   }
 
   /**
-   * The waiting reads first (answered 503, their poller stopped), then the queued queries (answered
-   * 503, the read threads ended), then the publisher (it drains what is queued while the connection
-   * is still open), then the connection, then the pool, whose threads have ended when this returns.
+   * The commit announcements first, then the waiting reads (answered 503, their poller stopped),
+   * then the queued queries (answered 503, the read threads ended), then the publisher (it drains
+   * what is queued while the connection is still open), then the connection, then the pool, whose
+   * threads have ended when this returns.
    */
   @Override
   public void close() {
     try {
       try {
         try {
-          waiters.close();
+          try {
+            commits.close();
+          } finally {
+            waiters.close();
+          }
         } finally {
           closeReadThreads(readThreads, readThreadNames);
         }

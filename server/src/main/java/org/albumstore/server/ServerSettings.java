@@ -10,6 +10,7 @@ import org.albumstore.common.config.LogFormat;
 import org.albumstore.common.config.Setting;
 import org.albumstore.common.event.EventCodec;
 import org.albumstore.server.metrics.MetricsPort;
+import org.albumstore.server.read.ReadCacheSettings;
 import org.albumstore.server.read.ReadWaitSettings;
 
 /**
@@ -48,6 +49,7 @@ import org.albumstore.server.read.ReadWaitSettings;
  * @param readQueueMax most GETs waiting for a read thread before new ones get 503
  * @param readWait how {@code GET /albums/{albumID}} waits for an acknowledged album (read-your-
  *     writes; its own declarations in {@link ReadWaitSettings})
+ * @param readCache what the GETs answer from memory ({@link ReadCacheSettings})
  */
 public record ServerSettings(
     int httpPort,
@@ -62,7 +64,8 @@ public record ServerSettings(
     int dbPoolSize,
     int readInlineMax,
     int readQueueMax,
-    ReadWaitSettings readWait) {
+    ReadWaitSettings readWait,
+    ReadCacheSettings readCache) {
 
   public static final Setting<Integer> HTTP_THREADS =
       Setting.integer("ALBUMSTORE_HTTP_THREADS", 200, 4, 2000)
@@ -183,6 +186,7 @@ public record ServerSettings(
                   PUBLISH_QUEUE_MAX,
                   MAX_IMAGE_BYTES),
               ReadWaitSettings.DECLARED,
+              ReadCacheSettings.DECLARED,
               MetricsPort.DECLARED,
               List.<Setting<?>>of(DrainDelay.DELAY_MS, BENCH_ENDPOINTS, LogFormat.SETTING))
           .flatMap(List::stream)
@@ -206,7 +210,8 @@ public record ServerSettings(
         DB_POOL_SIZE.read(env),
         READ_INLINE_MAX.read(env),
         READ_QUEUE_MAX.read(env),
-        ReadWaitSettings.from(env));
+        ReadWaitSettings.from(env),
+        ReadCacheSettings.from(env));
   }
 
   /**

@@ -32,11 +32,14 @@ import org.albumstore.common.config.AmqpSettings;
 import org.albumstore.common.config.CommonSettings;
 import org.albumstore.common.config.Env;
 import org.albumstore.common.db.Databases;
+import org.albumstore.common.event.AlbumProfile;
+import org.albumstore.common.event.CommittedWrites;
 import org.albumstore.common.event.Identifiers;
 import org.albumstore.common.event.RandomUuids;
 import org.albumstore.embedded.testing.Scrapes;
 import org.albumstore.embedded.testing.TcpProxy;
 import org.albumstore.embedded.testing.TestServices;
+import org.albumstore.server.read.ReadCacheSettings;
 import org.albumstore.server.read.ReadWaitSettings;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -74,6 +77,8 @@ class ReadWaitIT {
     env.put(ServerSettings.HTTP_THREADS.variable(), Integer.toString(HTTP_THREADS));
     env.put(ReadWaitSettings.MAX_WAIT_MS.variable(), Integer.toString(MAX_WAIT_MS));
     env.put(ReadWaitSettings.MAX_WAITERS.variable(), Integer.toString(MAX_WAITERS));
+    env.put(ReadCacheSettings.COUNTS.variable(), "1000");
+    env.put(ReadCacheSettings.COUNTS_MAX_AGE_MS.variable(), "60000");
     server = AlbumStoreServer.start(Env.system().withOverrides(env));
     db = Databases.pool(TestServices.database(), "it-read-wait", 2);
   }
@@ -180,6 +185,56 @@ class ReadWaitIT {
     }
     assertThat(metric("albumstore_read_wait_seconds_count", Map.of("outcome", "found")))
         .isGreaterThanOrEqualTo(parked);
+  }
+
+  /**
+   * What a consumer announces after its commit reaches the server through the broker: a waiting
+   * read of the album is answered with the announced profile at once, later reads of it and of the
+   * announced counts are answered from memory, and counts never go back to a lower announcement.
+   * The test announces as a consumer would, with nothing in the database: only the announcement can
+   * answer these reads.
+   */
+  @Test
+  void aConsumersAnnouncementAnswersWaitingReadsAndFillsTheCaches() throws Exception {
+    double announcedBefore =
+        metric("albumstore_read_wait_seconds_count", Map.of("outcome", "announced"));
+    String id = Identifiers.newAlbumId();
+    awaitNoWaiters(); // those of the other tests end within their bound
+    CompletableFuture<HttpResponse<String>> waiting = getAsync("/albums/" + id);
+    awaitWaiters(1);
+    try (com.rabbitmq.client.Connection c = AmqpConnections.open(amqp, "it-announcer");
+        Channel ch = c.createChannel()) {
+      announce(
+          ch,
+          new CommittedWrites(
+              List.of(new CommittedWrites.Album(id, new AlbumProfile("Announced", "t", "1999"))),
+              List.of(new CommittedWrites.Counts(id, 5, 2))));
+
+      HttpResponse<String> r = waiting.get(MAX_WAIT_MS / 2, TimeUnit.MILLISECONDS);
+      assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
+      assertThat(r.body()).contains("Announced");
+      assertThat(metric("albumstore_read_wait_seconds_count", Map.of("outcome", "announced")))
+          .isEqualTo(announcedBefore + 1);
+      assertThat(get("/albums/" + id).body()).contains("Announced");
+      assertThat(get("/review/" + id).body()).isEqualTo("{\"likes\":\"5\",\"dislikes\":\"2\"}");
+
+      // A late announcement of older counts changes nothing; a newer one shows (within a second).
+      announce(ch, new CommittedWrites(List.of(), List.of(new CommittedWrites.Counts(id, 4, 2))));
+      announce(ch, new CommittedWrites(List.of(), List.of(new CommittedWrites.Counts(id, 6, 3))));
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+      List<String> seen = new ArrayList<>();
+      String body;
+      do {
+        body = get("/review/" + id).body();
+        seen.add(body);
+      } while (!body.contains("\"6\"") && System.nanoTime() < deadline);
+      assertThat(body).isEqualTo("{\"likes\":\"6\",\"dislikes\":\"3\"}");
+      assertThat(seen).doesNotContain("{\"likes\":\"4\",\"dislikes\":\"2\"}");
+    }
+  }
+
+  private void announce(Channel ch, CommittedWrites c) throws Exception {
+    ch.basicPublish(amqp.commitsExchange(), "", null, c.encode());
   }
 
   @Test
@@ -353,6 +408,15 @@ class ReadWaitIT {
     double now;
     while ((now = metric(baseUrl, "albumstore_read_waiters", Map.of())) < n) {
       assertThat(System.nanoTime()).as("waiting reads: %s of %s", now, n).isLessThan(deadline);
+      Thread.sleep(10);
+    }
+  }
+
+  private void awaitNoWaiters() throws Exception {
+    long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(MAX_WAIT_MS + 5000L);
+    double now;
+    while ((now = metric("albumstore_read_waiters", Map.of())) > 0) {
+      assertThat(System.nanoTime()).as("waiting reads: %s", now).isLessThan(deadline);
       Thread.sleep(10);
     }
   }

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.util.Map;
 import org.albumstore.common.config.CommonSettings;
 import org.albumstore.common.config.Env;
+import org.albumstore.server.read.ReadCacheSettings;
 import org.albumstore.server.read.ReadWaitSettings;
 import org.junit.jupiter.api.Test;
 
@@ -29,7 +30,8 @@ class ServerSettingsTest {
                 8,
                 64,
                 1000,
-                new ReadWaitSettings(5000, 60_000, 2000, 1000, 5)));
+                new ReadWaitSettings(5000, 60_000, 2000, 1000, 5),
+                new ReadCacheSettings(50_000, 0, 1000)));
   }
 
   @Test
@@ -76,7 +78,10 @@ class ServerSettingsTest {
             Map.entry(ReadWaitSettings.WINDOW_MS.variable(), "2000"),
             Map.entry(ReadWaitSettings.CLOCK_SKEW_MS.variable(), "0"),
             Map.entry(ReadWaitSettings.MAX_WAITERS.variable(), "7"),
-            Map.entry(ReadWaitSettings.POLL_INTERVAL_MS.variable(), "20"));
+            Map.entry(ReadWaitSettings.POLL_INTERVAL_MS.variable(), "20"),
+            Map.entry(ReadCacheSettings.ALBUMS.variable(), "0"),
+            Map.entry(ReadCacheSettings.COUNTS.variable(), "100"),
+            Map.entry(ReadCacheSettings.COUNTS_MAX_AGE_MS.variable(), "250"));
     ServerSettings s = ServerSettings.from(Env.of(env));
     assertThat(s)
         .isEqualTo(
@@ -93,7 +98,8 @@ class ServerSettingsTest {
                 3,
                 5,
                 40,
-                new ReadWaitSettings(300, 2000, 0, 7, 20)));
+                new ReadWaitSettings(300, 2000, 0, 7, 20),
+                new ReadCacheSettings(0, 100, 250)));
     Map<String, String> resolved = ServerSettings.resolve(Env.of(env));
     assertThat(resolved).containsAllEntriesOf(env);
     assertThat(ServerSettings.from(Env.of(resolved))).isEqualTo(s);

@@ -9,14 +9,17 @@ import org.albumstore.common.config.AmqpSettings;
 
 /**
  * The broker topology both sides declare at start-up (declaring is idempotent, so whichever starts
- * first creates it): a durable direct exchange, the durable write queue bound to it, and a
- * dead-letter exchange with its queue for messages that can never be applied.
+ * first creates it): a durable direct exchange, the durable write queue bound to it, a dead-letter
+ * exchange with its queue for messages that can never be applied, and the fanout exchange on which
+ * consumers announce their commits to the servers.
  *
  * <pre>
  *   server --publish(ROUTING_KEY)--> [exchange] --> [queue] --> consumer
  *                                                      | reject / poison
  *                                                      v
  *                                      [dead-letter exchange] --> [dead-letter queue]
+ *
+ *   consumer --after each commit--> [commits exchange, fanout] --> [one queue per server]
  * </pre>
  */
 public final class Topology {
@@ -56,6 +59,8 @@ public final class Topology {
     channel.exchangeDeclare(s.exchange(), BuiltinExchangeType.DIRECT, true);
     channel.queueDeclare(s.queue(), true, false, false, queueArgs);
     channel.queueBind(s.queue(), s.exchange(), ROUTING_KEY);
+    // Durable so that it outlives a broker restart like the rest; what it carries is not kept.
+    channel.exchangeDeclare(s.commitsExchange(), BuiltinExchangeType.FANOUT, true);
   }
 
   /** True when the broker says it is RabbitMQ (the {@code product} server property). */
@@ -70,5 +75,6 @@ public final class Topology {
     channel.queueDelete(s.deadLetterQueue());
     channel.exchangeDelete(s.exchange());
     channel.exchangeDelete(s.deadLetterExchange());
+    channel.exchangeDelete(s.commitsExchange());
   }
 }

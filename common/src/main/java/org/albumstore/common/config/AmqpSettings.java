@@ -164,6 +164,14 @@ public record AmqpSettings(
     return queue + ".dlq";
   }
 
+  /**
+   * The fanout exchange on which consumers announce what they committed ({@code
+   * event.CommittedWrites}); each server binds a queue of its own to it.
+   */
+  public String commitsExchange() {
+    return queue + ".commits";
+  }
+
   public boolean tls() {
     return uri.startsWith("amqps:");
   }

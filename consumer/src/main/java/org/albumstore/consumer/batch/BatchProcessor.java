@@ -13,6 +13,7 @@ import org.albumstore.common.event.InvalidMessageException;
 import org.albumstore.common.event.WriteBundle;
 import org.albumstore.common.tls.TlsFailures;
 import org.albumstore.consumer.amqp.ArrivedDelivery;
+import org.albumstore.consumer.amqp.CommitAnnouncer;
 import org.albumstore.consumer.amqp.DeadLetterPublisher;
 import org.albumstore.consumer.metrics.ConsumerMetrics;
 import org.albumstore.consumer.retry.Backoff;
@@ -47,6 +48,7 @@ final class BatchProcessor {
 
   private final BatchWriter writer;
   private final DeadLetterPublisher deadLetters;
+  private final CommitAnnouncer announcer;
   private final ConsumerMetrics metrics;
   private final OutageLog database;
   private final OutageLog broker;
@@ -59,12 +61,14 @@ final class BatchProcessor {
   BatchProcessor(
       BatchWriter writer,
       DeadLetterPublisher deadLetters,
+      CommitAnnouncer announcer,
       ConsumerMetrics metrics,
       OutageLog database,
       OutageLog broker,
       CountDownLatch stop) {
     this.writer = writer;
     this.deadLetters = deadLetters;
+    this.announcer = announcer;
     this.metrics = metrics;
     this.database = database;
     this.broker = broker;
@@ -139,6 +143,7 @@ final class BatchProcessor {
         // Timings first: whoever sees the counter move then also sees its timings.
         timed(messages, attemptStart, r);
         metrics.committed(r);
+        announcer.announce(r.committed());
         return;
       } catch (SQLException | RuntimeException e) {
         if (SqlErrors.isPoison(e)) {

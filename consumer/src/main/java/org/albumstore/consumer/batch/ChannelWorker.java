@@ -85,6 +85,7 @@ public final class ChannelWorker {
         new BatchProcessor(
             config.writer(),
             deadLetters,
+            config.announcer(),
             config.metrics(),
             config.databaseOutages(),
             config.brokerOutages(),

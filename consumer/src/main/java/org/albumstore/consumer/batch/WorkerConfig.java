@@ -1,6 +1,7 @@
 package org.albumstore.consumer.batch;
 
 import org.albumstore.common.config.AmqpSettings;
+import org.albumstore.consumer.amqp.CommitAnnouncer;
 import org.albumstore.consumer.metrics.ConsumerMetrics;
 import org.albumstore.consumer.retry.OutageLog;
 import org.albumstore.consumer.sql.BatchWriter;
@@ -16,6 +17,7 @@ import org.albumstore.consumer.sql.BatchWriter;
  * @param batchWaitMillis how long a partial batch waits for more; 0 = no wait
  * @param deadLetterConfirmMillis how long a dead letter waits for the broker's confirm
  * @param writer applies one batch in one transaction
+ * @param announcer announces each commit to the servers
  * @param metrics the running totals and meters the workers report to
  * @param databaseOutages the workers' shared log of failing database writes
  * @param brokerOutages the workers' shared log of failing dead-letter publishing
@@ -27,6 +29,7 @@ public record WorkerConfig(
     long batchWaitMillis,
     long deadLetterConfirmMillis,
     BatchWriter writer,
+    CommitAnnouncer announcer,
     ConsumerMetrics metrics,
     OutageLog databaseOutages,
     OutageLog brokerOutages) {}

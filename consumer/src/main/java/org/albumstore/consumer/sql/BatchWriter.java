@@ -9,6 +9,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import javax.sql.DataSource;
+import org.albumstore.common.event.AlbumProfile;
+import org.albumstore.common.event.CommittedWrites;
 import org.albumstore.common.event.NewAlbum;
 
 /**
@@ -30,7 +32,7 @@ public final class BatchWriter {
   static final String INSERT_ALBUMS =
       "INSERT INTO albums (album_id, artist, title, year, image, image_size)"
           + " SELECT * FROM unnest(?::text[], ?::text[], ?::text[], ?::text[], ?::bytea[], ?::int[])"
-          + " ON CONFLICT (album_id) DO NOTHING";
+          + " ON CONFLICT (album_id) DO NOTHING RETURNING album_id, artist, title, year";
 
   static final String RECORD_REVIEWS =
       "INSERT INTO applied_reviews (event_id) SELECT unnest(?::uuid[])"
@@ -40,7 +42,8 @@ public final class BatchWriter {
       "INSERT INTO album_reviews (album_id, likes, dislikes)"
           + " SELECT * FROM unnest(?::text[], ?::bigint[], ?::bigint[])"
           + " ON CONFLICT (album_id) DO UPDATE SET likes = album_reviews.likes + EXCLUDED.likes,"
-          + " dislikes = album_reviews.dislikes + EXCLUDED.dislikes";
+          + " dislikes = album_reviews.dislikes + EXCLUDED.dislikes"
+          + " RETURNING album_id, likes, dislikes";
 
   private final DataSource dataSource;
   private final PlantedDefect defect;
@@ -63,17 +66,22 @@ public final class BatchWriter {
     try (Connection c = dataSource.getConnection()) {
       c.setAutoCommit(false);
       try {
-        int albums = insertAlbums(c, batch.albums());
+        List<CommittedWrites.Album> albums = insertAlbums(c, batch.albums());
         List<UUID> fresh = recordInLedger(c, batch.ledgerIds());
         List<AlbumDelta> deltas =
             batch.deltasFor(
                 defect == PlantedDefect.COUNT_REDELIVERIES_AGAIN ? batch.ledgerIds() : fresh);
-        int reviews = addToCounters(c, deltas);
+        List<CommittedWrites.Counts> counts = new ArrayList<>(deltas.size());
+        int reviews = addToCounters(c, deltas, counts);
         long commitStart = System.nanoTime();
         c.commit();
         long end = System.nanoTime();
         return new WriteResult(
-            batch.messageCount(), albums, reviews, commitStart - start, end - commitStart);
+            batch.messageCount(),
+            reviews,
+            new CommittedWrites(albums, counts),
+            commitStart - start,
+            end - commitStart);
       } catch (SQLException | RuntimeException e) {
         rollback(c, e);
         throw e;
@@ -81,9 +89,11 @@ public final class BatchWriter {
     }
   }
 
-  private static int insertAlbums(Connection c, List<NewAlbum> albums) throws SQLException {
+  /** Inserts the albums that are new; returns those, as inserted. */
+  private static List<CommittedWrites.Album> insertAlbums(Connection c, List<NewAlbum> albums)
+      throws SQLException {
     if (albums.isEmpty()) {
-      return 0;
+      return List.of();
     }
     int n = albums.size();
     String[] ids = new String[n];
@@ -108,7 +118,16 @@ public final class BatchWriter {
       ps.setArray(4, c.createArrayOf("text", years));
       ps.setArray(5, c.createArrayOf("bytea", images));
       ps.setArray(6, c.createArrayOf("int4", sizes));
-      return ps.executeUpdate();
+      List<CommittedWrites.Album> inserted = new ArrayList<>(n);
+      try (ResultSet rs = ps.executeQuery()) {
+        while (rs.next()) {
+          inserted.add(
+              new CommittedWrites.Album(
+                  rs.getString(1),
+                  new AlbumProfile(rs.getString(2), rs.getString(3), rs.getString(4))));
+        }
+      }
+      return inserted;
     }
   }
 
@@ -130,8 +149,13 @@ public final class BatchWriter {
     return fresh;
   }
 
-  /** Adds the deltas to the counters; returns how many reviews that is. */
-  private static int addToCounters(Connection c, List<AlbumDelta> deltas) throws SQLException {
+  /**
+   * Adds the deltas to the counters and the counters' new values to {@code committed}; returns how
+   * many reviews that is.
+   */
+  private static int addToCounters(
+      Connection c, List<AlbumDelta> deltas, List<CommittedWrites.Counts> committed)
+      throws SQLException {
     if (deltas.isEmpty()) {
       return 0;
     }
@@ -151,7 +175,11 @@ public final class BatchWriter {
       ps.setArray(1, c.createArrayOf("text", ids));
       ps.setArray(2, c.createArrayOf("int8", likes));
       ps.setArray(3, c.createArrayOf("int8", dislikes));
-      ps.executeUpdate();
+      try (ResultSet rs = ps.executeQuery()) {
+        while (rs.next()) {
+          committed.add(new CommittedWrites.Counts(rs.getString(1), rs.getLong(2), rs.getLong(3)));
+        }
+      }
     }
     return Math.toIntExact(reviews);
   }

@@ -178,6 +178,7 @@ public final class TestServices {
       deleteIfPresent(c, ch -> ch.queueDelete(s.deadLetterQueue()));
       deleteIfPresent(c, ch -> ch.exchangeDelete(s.exchange()));
       deleteIfPresent(c, ch -> ch.exchangeDelete(s.deadLetterExchange()));
+      deleteIfPresent(c, ch -> ch.exchangeDelete(s.commitsExchange()));
     }
   }
 

@@ -18,8 +18,9 @@ import org.albumstore.server.read.ReadWaitObserver;
  *
  * <ul>
  *   <li>{@code albumstore_read_wait_seconds{outcome}}: one sample per read that waited, by how it
- *       ended ({@code found}: 200, {@code pending}: 503 after the bound, {@code failed}: 503 from a
- *       database failure or a stop); its count is the number of waits, its sum the time waited;
+ *       ended ({@code found}: 200 found by the poller, {@code announced}: 200 on a consumer's
+ *       announcement, {@code pending}: 503 after the bound, {@code failed}: 503 from a database
+ *       failure or a stop); its count is the number of waits, its sum the time waited;
  *   <li>{@code albumstore_read_wait_rejected_total}: reads that would have waited but got 503
  *       because the most waiting reads already waited;
  *   <li>{@code albumstore_read_waiters}: reads waiting now (beside {@code

@@ -37,6 +37,7 @@ public final class BrokerConnector implements AutoCloseable {
   private final Consumer<ConnectionFactory> instrument;
   private final ScheduledExecutorService retries;
   private volatile Connection connection;
+  private volatile ConnectionSetup setup = c -> {};
   private volatile boolean closed;
   private volatile boolean blocked;
 
@@ -60,6 +61,21 @@ public final class BrokerConnector implements AutoCloseable {
               t.setDaemon(true);
               return t;
             });
+  }
+
+  /** What to do on the connection once it is open, and again after each recovery. */
+  @FunctionalInterface
+  public interface ConnectionSetup {
+    void accept(Connection c) throws IOException;
+  }
+
+  /**
+   * Runs {@code s} after the topology is declared, on each connect and each recovery (this
+   * connection's own topology recovery is off: what {@code s} declares or consumes is set up again
+   * by {@code s}). Before {@link #start}.
+   */
+  public void whenConnected(ConnectionSetup s) {
+    this.setup = s;
   }
 
   /** Tries once now (so a healthy broker is ready when this returns), then in the background. */
@@ -91,6 +107,7 @@ public final class BrokerConnector implements AutoCloseable {
       instrument.accept(factory);
       c = AmqpConnections.open(factory, settings, connectionName);
       declareTopology(c);
+      setup.accept(c);
       watch(c);
       connection = c;
       if (closed) { // close() ran meanwhile and may not have seen this connection
@@ -157,8 +174,9 @@ public final class BrokerConnector implements AutoCloseable {
                 // A restarted broker may have lost a non-durable topology (the embedded broker
                 // keeps it in memory); declaring is idempotent where it survived.
                 declareTopology(c);
+                setup.accept(c);
               } catch (IOException | TimeoutException | RuntimeException e) {
-                log.warn("Could not declare the topology after recovery: {}", e.toString());
+                log.warn("Could not set up the connection after recovery: {}", e.toString());
               }
             }
 

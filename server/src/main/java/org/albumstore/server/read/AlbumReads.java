@@ -40,13 +40,31 @@ public final class AlbumReads {
           + " OR EXISTS (SELECT 1 FROM albums a WHERE a.album_id = q.id)";
 
   private final DataSource db;
+  private final ReadCache cache;
 
+  /** Reads that always ask the database. */
   public AlbumReads(DataSource db) {
+    this(db, ReadCache.NONE);
+  }
+
+  /** Reads that answer from {@code cache} what it holds, and keep there what they read. */
+  public AlbumReads(DataSource db, ReadCache cache) {
     this.db = db;
+    this.cache = cache;
   }
 
   /** The album's profile, or empty when no album has this ID (yet). */
   public Optional<AlbumProfile> album(String albumId) throws ReadFailedException {
+    Optional<AlbumProfile> cached = cache.album(albumId);
+    if (cached.isPresent()) {
+      return cached;
+    }
+    Optional<AlbumProfile> read = readAlbum(albumId);
+    read.ifPresent(p -> cache.albumRead(albumId, p));
+    return read;
+  }
+
+  private Optional<AlbumProfile> readAlbum(String albumId) throws ReadFailedException {
     try (Connection c = db.getConnection();
         PreparedStatement ps = c.prepareStatement(ALBUM_SQL)) {
       ps.setQueryTimeout(QUERY_TIMEOUT_SECONDS);
@@ -62,17 +80,21 @@ public final class AlbumReads {
     }
   }
 
-  /** The profiles of those of {@code albumIds} that exist, by ID: one statement for all. */
+  /**
+   * The profiles of those of {@code albumIds} that exist in the database, by ID: one statement for
+   * all (the waiting reads' poller; what is cached already answered them, {@link AlbumWaiters}).
+   */
   public Map<String, AlbumProfile> albums(Collection<String> albumIds) throws ReadFailedException {
+    Map<String, AlbumProfile> found = new HashMap<>();
     try (Connection c = db.getConnection();
         PreparedStatement ps = c.prepareStatement(ALBUMS_SQL)) {
       ps.setQueryTimeout(QUERY_TIMEOUT_SECONDS);
       ps.setArray(1, c.createArrayOf("text", albumIds.toArray()));
-      Map<String, AlbumProfile> found = new HashMap<>();
       try (ResultSet rs = ps.executeQuery()) {
         while (rs.next()) {
-          found.put(
-              rs.getString(1), new AlbumProfile(rs.getString(2), rs.getString(3), rs.getString(4)));
+          AlbumProfile p = new AlbumProfile(rs.getString(2), rs.getString(3), rs.getString(4));
+          found.put(rs.getString(1), p);
+          cache.albumRead(rs.getString(1), p);
         }
       }
       return found;
@@ -81,8 +103,26 @@ public final class AlbumReads {
     }
   }
 
-  /** The album's counters (zeros for a known album without reviews), or empty when unknown. */
+  /**
+   * The album's counters (zeros for a known album without reviews), or empty when unknown; from the
+   * cache when it holds them current ({@link ReadCache#counts}).
+   */
   public Optional<ReviewCounts> reviews(String albumId) throws ReadFailedException {
+    if (!cache.cachesCounts()) {
+      return readReviews(albumId);
+    }
+    Optional<ReviewCounts> cached = cache.counts(albumId);
+    if (cached.isPresent()) {
+      return cached;
+    }
+    long start = cache.now();
+    Optional<ReviewCounts> read = readReviews(albumId);
+    read.ifPresent(r -> cache.countsRead(albumId, r, start));
+    // What the cache holds now: a larger value announced meanwhile must not be hidden by this one.
+    return read.isPresent() ? cache.counts(albumId).or(() -> read) : read;
+  }
+
+  private Optional<ReviewCounts> readReviews(String albumId) throws ReadFailedException {
     try (Connection c = db.getConnection();
         PreparedStatement ps = c.prepareStatement(REVIEWS_SQL)) {
       ps.setQueryTimeout(QUERY_TIMEOUT_SECONDS);

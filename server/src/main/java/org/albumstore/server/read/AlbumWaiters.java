@@ -4,12 +4,14 @@ import java.time.Duration;
 import java.util.HashSet;
 import java.util.Iterator;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.Function;
 import java.util.function.LongSupplier;
 import org.albumstore.common.event.AlbumProfile;
 import org.albumstore.server.read.ReadWaitObserver.Outcome;
@@ -100,6 +102,7 @@ public final class AlbumWaiters implements AutoCloseable {
           + " are behind or recovering from a fault); retry in a second";
 
   private final AlbumLookup lookup;
+  private final Function<String, Optional<AlbumProfile>> known;
   private final LongSupplier nanoTime;
   private final WaitPolicy policy;
   private final ReadWaitObserver observer;
@@ -114,17 +117,29 @@ public final class AlbumWaiters implements AutoCloseable {
   private long nextFailureLog;
   private long failuresNotLogged;
 
-  public AlbumWaiters(AlbumLookup lookup, ReadWaitSettings settings, ReadWaitObserver observer) {
-    this(lookup, settings, observer, System::nanoTime);
+  /**
+   * @param lookup the poller's query for the waiting IDs
+   * @param known what is already known of an album without a query (the announcements, kept in
+   *     {@link ReadCache}): checked once more as a read parks, so that an announcement that came
+   *     between its query and its parking still wakes it
+   */
+  public AlbumWaiters(
+      AlbumLookup lookup,
+      Function<String, Optional<AlbumProfile>> known,
+      ReadWaitSettings settings,
+      ReadWaitObserver observer) {
+    this(lookup, known, settings, observer, System::nanoTime);
   }
 
   /** With the clock of the deadlines given: tests drive {@link #tick} with a clock of their own. */
   AlbumWaiters(
       AlbumLookup lookup,
+      Function<String, Optional<AlbumProfile>> known,
       ReadWaitSettings settings,
       ReadWaitObserver observer,
       LongSupplier nanoTime) {
     this.lookup = lookup;
+    this.known = known;
     this.nanoTime = nanoTime;
     this.nextFailureLog = nanoTime.getAsLong();
     this.policy = new WaitPolicy(settings);
@@ -176,7 +191,29 @@ public final class AlbumWaiters implements AutoCloseable {
     synchronized (wakeUp) {
       wakeUp.notifyAll();
     }
+    // After adding: an announcement either sees this waiter or is seen here.
+    known
+        .apply(albumId)
+        .ifPresent(p -> finish(w, Outcome.ANNOUNCED, nanoTime.getAsLong(), () -> answer.found(p)));
     return w;
+  }
+
+  /**
+   * Answers the waiting reads of albums a consumer announced it committed, at once and without a
+   * query (on the caller's thread: the announcements' consumer). The poller forgets them at its
+   * next tick.
+   */
+  public void announced(Map<String, AlbumProfile> albums) {
+    if (albums.isEmpty() || waiters.isEmpty()) {
+      return;
+    }
+    long now = nanoTime.getAsLong();
+    for (Waiter w : waiters) {
+      AlbumProfile p = albums.get(w.albumId);
+      if (p != null && !w.claimed.get()) {
+        finish(w, Outcome.ANNOUNCED, now, () -> w.answer.found(p));
+      }
+    }
   }
 
   /** True once {@link #close} began: {@link #park} refuses from then on. */

@@ -4,8 +4,10 @@ package org.albumstore.server.read;
 public interface ReadWaitObserver {
   /** How a waiting read ended. */
   enum Outcome {
-    /** The album appeared: 200. */
+    /** The album appeared, found by the poller's query: 200. */
     FOUND,
+    /** The album appeared, announced by the consumer that committed it: 200 without a query. */
+    ANNOUNCED,
     /** The wait reached its bound without the album: 503, since it may still be on its way. */
     PENDING,
     /** The database failed while polling, or the server stopped: 503. */

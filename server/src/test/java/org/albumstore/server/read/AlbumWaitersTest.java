@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -25,6 +26,7 @@ class AlbumWaitersTest {
 
   private final AtomicLong clock = new AtomicLong(1_000_000_000L);
   private final Map<String, AlbumProfile> database = new HashMap<>();
+  private final Map<String, AlbumProfile> announced = new HashMap<>();
   private final List<Set<String>> queries = new ArrayList<>();
   private final List<Outcome> outcomes = new ArrayList<>();
   private int rejected;
@@ -58,6 +60,7 @@ class AlbumWaitersTest {
             }
             return found;
           },
+          id -> Optional.ofNullable(announced.get(id)),
           new ReadWaitSettings(MAX_WAIT_MS, 60_000, 2000, 3, 5),
           observer,
           clock::get);
@@ -117,6 +120,44 @@ class AlbumWaitersTest {
     assertThat(outcomes).containsExactly(Outcome.FOUND, Outcome.FOUND);
     waiters.tick();
     assertThat(queries.get(2)).containsExactly("b"); // answered reads are not queried again
+  }
+
+  @Test
+  void anAnnouncedAlbumAnswersItsReadsAtOnceWithoutAQuery() {
+    Recorded a1 = new Recorded();
+    Recorded a2 = new Recorded();
+    Recorded b = new Recorded();
+    waiters.park("a", a1);
+    waiters.park("a", a2);
+    waiters.park("b", b);
+
+    waiters.announced(Map.of("a", PROFILE, "c", PROFILE));
+
+    assertThat(a1.answers).containsExactly("200 t");
+    assertThat(a2.answers).containsExactly("200 t");
+    assertThat(b.answers).isEmpty();
+    assertThat(outcomes).containsExactly(Outcome.ANNOUNCED, Outcome.ANNOUNCED);
+    assertThat(queries).isEmpty();
+    waiters.tick(); // forgets the answered ones, queries the other
+    assertThat(queries).containsExactly(Set.of("b"));
+    assertThat(waiters.waiting()).isEqualTo(1);
+    database.put("a", PROFILE);
+    waiters.tick();
+    assertThat(a1.answers).hasSize(1); // answered once
+  }
+
+  @Test
+  void aReadParkedAfterItsAlbumWasAnnouncedIsAnsweredAsItParks() {
+    announced.put("a", PROFILE); // came between the read's query and its parking
+    Recorded r = new Recorded();
+
+    waiters.park("a", r);
+
+    assertThat(r.answers).containsExactly("200 t");
+    assertThat(outcomes).containsExactly(Outcome.ANNOUNCED);
+    waiters.tick();
+    assertThat(waiters.waiting()).isZero();
+    assertThat(queries).isEmpty();
   }
 
   @Test

@@ -167,9 +167,9 @@ public final class AlbumStoreConsumer implements AutoCloseable {
     // the announcements have their own counter.
     announcer =
         CommitAnnouncer.start(
-            AmqpConnections.factory(amqp),
+            openConnection(
+                AmqpConnections.factory(amqp), amqp, "albumstore-consumer-" + instance, "announce"),
             amqp,
-            "albumstore-consumer-" + instance + "-announce",
             metrics.registry());
     ConnectionFactory factory = AmqpConnections.factory(amqp);
     metrics.bindAmqp(factory);
@@ -227,7 +227,8 @@ public final class AlbumStoreConsumer implements AutoCloseable {
       throws IOException, TimeoutException {
     AmqpSettings amqp = config.amqp();
     for (int c = 1; c <= settings.connections(); c++) {
-      Connection connection = openConnection(factory, amqp, "albumstore-consumer-" + instance, c);
+      Connection connection =
+          openConnection(factory, amqp, "albumstore-consumer-" + instance, Integer.toString(c));
       connections.add(connection);
       for (int k = 1; k <= settings.channelsPerConnection(); k++) {
         Channel channel = connection.createChannel();
@@ -246,12 +247,12 @@ public final class AlbumStoreConsumer implements AutoCloseable {
     }
   }
 
-  /** Connection {@code c} (from 1), named {@code prefix-c}; a failure names the broker. */
+  /** A connection named {@code prefix-suffix}; a failure names the broker. */
   private static Connection openConnection(
-      ConnectionFactory factory, AmqpSettings amqp, String prefix, int c)
+      ConnectionFactory factory, AmqpSettings amqp, String prefix, String suffix)
       throws IOException, TimeoutException {
     try {
-      return AmqpConnections.open(factory, amqp, prefix + "-" + c);
+      return AmqpConnections.open(factory, amqp, prefix + "-" + suffix);
     } catch (IOException e) {
       throw new IOException("broker " + amqp.redactedUri() + ": " + TlsFailures.describe(e), e);
     }

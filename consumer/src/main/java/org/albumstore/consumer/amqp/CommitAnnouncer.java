@@ -3,15 +3,12 @@ package org.albumstore.consumer.amqp;
 import com.rabbitmq.client.AMQP;
 import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.Connection;
-import com.rabbitmq.client.ConnectionFactory;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.io.IOException;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
-import org.albumstore.common.amqp.AmqpConnections;
 import org.albumstore.common.config.AmqpSettings;
 import org.albumstore.common.event.CommittedWrites;
 import org.slf4j.Logger;
@@ -79,12 +76,13 @@ public final class CommitAnnouncer implements AutoCloseable {
     return c.getClientProvidedName() == null ? "albumstore-announcer" : c.getClientProvidedName();
   }
 
-  /** Opens the announcer's connection and starts its thread. */
+  /**
+   * Starts announcing on {@code connection}, which becomes the announcer's own (closed by {@link
+   * #close}).
+   */
   public static CommitAnnouncer start(
-      ConnectionFactory factory, AmqpSettings amqp, String connectionName, MeterRegistry registry)
-      throws IOException, TimeoutException {
-    CommitAnnouncer a =
-        new CommitAnnouncer(amqp, AmqpConnections.open(factory, amqp, connectionName), registry);
+      Connection connection, AmqpSettings amqp, MeterRegistry registry) {
+    CommitAnnouncer a = new CommitAnnouncer(amqp, connection, registry);
     a.thread.start();
     return a;
   }

@@ -38,6 +38,7 @@ public final class BrokerConnector implements AutoCloseable {
   private final ScheduledExecutorService retries;
   private volatile Connection connection;
   private volatile ConnectionSetup setup = c -> {};
+  private volatile boolean quiet;
   private volatile boolean closed;
   private volatile boolean blocked;
 
@@ -76,6 +77,14 @@ public final class BrokerConnector implements AutoCloseable {
    */
   public void whenConnected(ConnectionSetup s) {
     this.setup = s;
+  }
+
+  /**
+   * Logs this connection's failures at debug level only: for a second connection to the broker,
+   * whose outages the first one already reports (one line per cause). Before {@link #start}.
+   */
+  public void quiet() {
+    this.quiet = true;
   }
 
   /** Tries once now (so a healthy broker is ready when this returns), then in the background. */
@@ -124,7 +133,9 @@ public final class BrokerConnector implements AutoCloseable {
       if (c != null) {
         c.abort(1000);
       }
-      if (first) {
+      if (first && quiet) {
+        log.debug("{}: broker not reachable ({}); retrying", connectionName, e.toString());
+      } else if (first) {
         log.warn(
             "Broker {} not reachable ({}); writes answer 503 until it is, retrying every {} ms",
             settings.redactedUri(),
@@ -147,7 +158,7 @@ public final class BrokerConnector implements AutoCloseable {
         cause -> {
           // A new connection starts unblocked; if the alarm persists, the broker blocks it again.
           blocked = false;
-          if (!cause.isInitiatedByApplication()) {
+          if (!cause.isInitiatedByApplication() && !quiet) {
             log.warn("Broker connection lost ({}); recovering", cause.getMessage());
           }
         });

@@ -64,6 +64,7 @@ public final class CommitFeed implements AutoCloseable {
   /** Connects now or, when the broker is not there yet, in the background. */
   public void start() {
     connector.whenConnected(this::subscribe);
+    connector.quiet(); // the publishing connection reports the broker's outages
     connector.start();
   }
 

@@ -41,6 +41,8 @@ import org.albumstore.consumer.sql.WriteResult;
  *       albumstore_consumer_ledger_pruned_timestamp_seconds} and {@code
  *       albumstore_consumer_ledger_retention_seconds} ({@link
  *       org.albumstore.consumer.ledger.LedgerPruner});
+ *   <li>{@code albumstore_consumer_announcements_total{outcome}}: commits announced to the servers
+ *       or dropped (registered by {@code amqp.CommitAnnouncer} in this registry);
  *   <li>{@code albumstore_consumer_ready}: 1 while {@code GET /health} answers 200, else 0 ({@link
  *       #bindHealth});
  *   <li>{@code rabbitmq_connections}, {@code rabbitmq_channels}, {@code rabbitmq_consumed_total},

@@ -42,11 +42,6 @@ public final class AlbumReads {
   private final DataSource db;
   private final ReadCache cache;
 
-  /** Reads that always ask the database. */
-  public AlbumReads(DataSource db) {
-    this(db, ReadCache.NONE);
-  }
-
   /** Reads that answer from {@code cache} what it holds, and keep there what they read. */
   public AlbumReads(DataSource db, ReadCache cache) {
     this.db = db;

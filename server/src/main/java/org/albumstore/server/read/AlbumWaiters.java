@@ -26,9 +26,12 @@ import org.slf4j.LoggerFactory;
  * <p>How: one poller thread which, only while reads are waiting, runs ONE query per tick for all
  * the waiting IDs ({@code album_id = ANY (?)}, {@link AlbumReads#albums} as the {@link
  * AlbumLookup}), answers every read whose album it found, and answers those past their deadline 503
- * with Retry-After. So a thousand waiting reads cost one indexed query every few milliseconds, not
- * a thousand, and nothing at all when none wait (the thread sleeps on a monitor). A read waits at
- * most the bound plus one poll interval (plus one query, which has its own timeout).
+ * with Retry-After. A consumer's announcement of a commit answers the reads of its albums sooner,
+ * without a query ({@link #announced}, from {@link CommitFeed}); the poller is then the fallback
+ * for an announcement that was lost. So a thousand waiting reads cost one indexed query every few
+ * milliseconds, not a thousand, and nothing at all when none wait (the thread sleeps on a monitor).
+ * A read waits at most the bound plus one poll interval (plus one query, which has its own
+ * timeout).
  *
  * <p>Why 503 and never 404 past the bound: only IDs that may belong to an album acknowledged
  * moments ago wait here ({@link WaitPolicy}), and nothing the server can ask says that such an

@@ -39,9 +39,6 @@ public final class ReadCache {
     }
   }
 
-  /** Keeps nothing: every read goes to the database. */
-  public static final ReadCache NONE = new ReadCache(new ReadCacheSettings(0, 0, 1));
-
   private final Cache<String, AlbumProfile> albums;
   private final Cache<String, Counts> counts;
   private final long countsMaxAgeNanos;

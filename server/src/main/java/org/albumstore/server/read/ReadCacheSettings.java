@@ -10,11 +10,12 @@ import org.albumstore.common.config.Setting;
  * ServerSettings.readCache}).
  *
  * <p>Why these defaults: an album's profile never changes once inserted, so caching it is always
- * safe; 50,000 of them take about 15 MB of heap. Review counts change, and a cache of them in each
- * server can show one client a count lower than another server showed it a moment before, so it is
- * off unless every read of an album reaches the same server (one server, or a balancer that hashes
- * the path): see server/README.md, "The read caches". When on, a count is served at most 1 s after
- * it was last read from the database or announced by a consumer.
+ * safe; an entry is its ID and three short strings, so 50,000 of them are a small part of the heap.
+ * Review counts change, and a cache of them in each server can show one client a count lower than
+ * another server showed it a moment before, so it is off unless every read of an album reaches the
+ * same server (one server, or a balancer that hashes the path): see server/README.md, "The read
+ * caches". When on, a count is served at most 1 s after it was last read from the database or
+ * announced by a consumer.
  *
  * @param albums most album profiles kept (0: none, every GET /albums asks the database)
  * @param counts most albums whose review counts are kept (0: none)

@@ -14,6 +14,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import org.albumstore.common.amqp.AmqpConnections;
 import org.albumstore.common.amqp.Topology;
 import org.albumstore.common.config.AmqpSettings;
+import org.albumstore.common.config.CommonSettings;
 import org.albumstore.common.config.DatabaseSettings;
 import org.albumstore.common.db.Databases;
 import org.albumstore.common.db.Schema;
@@ -188,9 +189,10 @@ public final class AlbumStoreConsumer implements AutoCloseable {
     startWorkers(settings, config, factory, instance);
     reporter = new RateReporter(metrics, settings.statsIntervalSeconds());
     log.info(
-        "consuming {} with {} connections x {} channels, prefetch {}, batches of up to {} (wait {}"
-            + " ms)",
+        "consuming {} ({} partition(s)) with {} connections x {} channels, prefetch {}, batches of"
+            + " up to {} (wait {} ms)",
         amqp.queue(),
+        amqp.partitions(),
         settings.connections(),
         settings.channelsPerConnection(),
         settings.prefetch(),
@@ -226,6 +228,7 @@ public final class AlbumStoreConsumer implements AutoCloseable {
       ConsumerSettings settings, WorkerConfig config, ConnectionFactory factory, String instance)
       throws IOException, TimeoutException {
     AmqpSettings amqp = config.amqp();
+    List<AmqpSettings.Partition> partitions = null;
     for (int c = 1; c <= settings.connections(); c++) {
       Connection connection =
           openConnection(factory, amqp, "albumstore-consumer-" + instance, Integer.toString(c));
@@ -236,15 +239,36 @@ public final class AlbumStoreConsumer implements AutoCloseable {
           // On a channel that stays open: amqp-client's topology recovery re-declares on the
           // channel that declared, so a short-lived one would make every recovery fail noisily.
           Topology.declare(channel, amqp);
+          partitions = consumable(connection, amqp);
         }
         channel.basicQos(settings.prefetch());
         String name = "albumstore-consumer-" + instance + "-c" + c + "-ch" + k;
         ChannelWorker worker =
-            new ChannelWorker(config, connection, channel, name, priority(settings, c, k));
+            new ChannelWorker(
+                config, connection, channel, name, priority(settings, c, k), partitions);
         workers.add(worker);
         worker.start();
       }
     }
+  }
+
+  /**
+   * The partitions to consume ({@link Topology#consumable}); a partition past P means P shrank
+   * while it still existed: it is drained, and the log says how to retire it.
+   */
+  private static List<AmqpSettings.Partition> consumable(Connection connection, AmqpSettings amqp)
+      throws IOException, TimeoutException {
+    List<AmqpSettings.Partition> partitions = Topology.consumable(connection, amqp);
+    for (AmqpSettings.Partition p : partitions.subList(amqp.partitions(), partitions.size())) {
+      log.warn(
+          "draining {}, a partition past {}={} (it holds {} messages): once no server publishes"
+              + " to it and it is empty, delete it and its .dlq, or it is consumed on every start",
+          p.queue(),
+          CommonSettings.QUEUE_PARTITIONS.variable(),
+          amqp.partitions(),
+          Topology.messages(connection, p.queue()));
+    }
+    return partitions;
   }
 
   /** A connection named {@code prefix-suffix}; a failure names the broker. */

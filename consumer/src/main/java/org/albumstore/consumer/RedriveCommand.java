@@ -1,5 +1,6 @@
 package org.albumstore.consumer;
 
+import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.Connection;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -7,6 +8,7 @@ import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeoutException;
 import org.albumstore.common.amqp.AmqpConnections;
+import org.albumstore.common.amqp.Topology;
 import org.albumstore.common.config.AmqpSettings;
 import org.albumstore.common.config.CommonSettings;
 import org.albumstore.common.config.Env;
@@ -30,8 +32,8 @@ import picocli.CommandLine.Spec;
     mixinStandardHelpOptions = true,
     sortOptions = false,
     description =
-        "Moves the messages in the dead-letter queue (<queue>.dlq) back to the write queue, for the"
-            + " consumers to apply (each once, however often it is moved), then exits. Run it once"
+        "Moves the messages in each partition's dead-letter queue (<queue>.dlq, <queue>.1.dlq, ...)"
+            + " back to that partition's write queue, for the consumers to apply (each once, however often it is moved), then exits. Run it once"
             + " the cause is gone, e.g. when every consumer reads the servers' message version.")
 final class RedriveCommand implements Callable<Integer> {
   static final List<Setting<?>> DECLARED = CommonSettings.BROKER;
@@ -58,17 +60,20 @@ final class RedriveCommand implements Callable<Integer> {
       return SettingOptions.refuse(spec, e);
     }
     try (Connection c = AmqpConnections.open(amqp, "albumstore-redrive")) {
-      DeadLetterRedrive.Moved moved =
-          DeadLetterRedrive.run(c, amqp, AlbumStoreConsumer.DEAD_LETTER_CONFIRM_MILLIS);
-      out.printf(
-          "moved %d messages from %s to %s%n",
-          moved.messages(), amqp.deadLetterQueue(), amqp.queue());
-      moved.byReason().forEach((reason, n) -> out.printf("%8d  %s%n", n, reason));
-      out.flush();
+      try (Channel ch = c.createChannel()) {
+        Topology.declare(ch, amqp);
+      }
+      for (AmqpSettings.Partition p : Topology.consumable(c, amqp)) {
+        DeadLetterRedrive.Moved moved =
+            DeadLetterRedrive.run(c, p, AlbumStoreConsumer.DEAD_LETTER_CONFIRM_MILLIS);
+        out.printf(
+            "moved %d messages from %s to %s%n", moved.messages(), p.deadLetterQueue(), p.queue());
+        moved.byReason().forEach((reason, n) -> out.printf("%8d  %s%n", n, reason));
+        out.flush();
+      }
       return CommandLine.ExitCode.OK;
     } catch (IOException | TimeoutException e) {
-      err.println(
-          "redrive failed, what was not moved stays in " + amqp.deadLetterQueue() + ": " + e);
+      err.println("redrive failed, what was not moved stays in the dead-letter queues: " + e);
       err.flush();
       return CommandLine.ExitCode.SOFTWARE;
     }

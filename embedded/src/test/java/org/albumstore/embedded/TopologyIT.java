@@ -12,13 +12,15 @@ import org.albumstore.common.amqp.Topology;
 import org.albumstore.common.config.AmqpSettings;
 import org.albumstore.common.config.AmqpSettings.QueueType;
 import org.albumstore.embedded.testing.TestServices;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * common's {@link Topology} on the test services' broker (RabbitMQ where it runs, the embedded Qpid
  * elsewhere): a message rejected without requeue reaches the dead-letter queue on both, and
- * declaring twice is harmless.
+ * declaring twice is harmless; partitions are declared beside the queue, each with its own
+ * dead-letter queue, and those left by a larger P are found.
  */
 class TopologyIT {
   private static AmqpSettings settings(String name, QueueType type) {
@@ -46,18 +48,72 @@ class TopologyIT {
       GetResponse got = ch.basicGet(s.queue(), false);
       ch.basicReject(got.getEnvelope().getDeliveryTag(), false);
 
-      GetResponse dead = null;
-      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-      while (dead == null && System.nanoTime() < deadline) {
-        dead = ch.basicGet(s.deadLetterQueue(), true);
-        if (dead == null) {
-          Thread.sleep(20);
-        }
-      }
+      GetResponse dead = awaitGet(ch, s.deadLetterQueue());
       assertThat(dead).as("dead-lettered message").isNotNull();
       assertThat(dead.getBody()).containsExactly(7);
     } finally {
       TestServices.deleteTopology(s);
     }
+  }
+
+  @Test
+  void growingPKeepsTheQueueAndAddsPartitionsThatRouteAndDeadLetterOnTheirOwn() throws Exception {
+    AmqpSettings one = settings("topology-partitions", QueueType.CLASSIC);
+    AmqpSettings three = one.withPartitions(3);
+    try (Connection c = AmqpConnections.open(one, "it-topology");
+        Channel ch = c.createChannel()) {
+      Topology.declare(ch, one);
+      ch.confirmSelect();
+      publish(ch, one.partition(0), 1);
+      assertThat(Topology.messages(c, three.partition(1).queue())).isEqualTo(-1);
+
+      Topology.declare(ch, three);
+      for (int i = 0; i < 3; i++) {
+        publish(ch, three.partition(i), 10 + i);
+      }
+      assertThat(three.partitionList())
+          .extracting(AmqpSettings.Partition::queue)
+          .containsExactly(one.queue(), one.queue() + ".1", one.queue() + ".2");
+      // Partition 0 kept the message published before P grew; each partition got its own.
+      assertThat(Topology.messages(c, three.partition(0).queue())).isEqualTo(2);
+      assertThat(Topology.messages(c, three.partition(1).queue())).isEqualTo(1);
+      assertThat(Topology.messages(c, three.partition(2).queue())).isEqualTo(1);
+      // P shrinks back to 1 or 2: the partitions left over are still found, to be drained.
+      assertThat(Topology.consumable(c, one)).isEqualTo(three.partitionList());
+      assertThat(Topology.consumable(c, one.withPartitions(2))).isEqualTo(three.partitionList());
+
+      GetResponse got = ch.basicGet(three.partition(2).queue(), false);
+      assertThat(got.getBody()).containsExactly(12);
+      ch.basicReject(got.getEnvelope().getDeliveryTag(), false);
+      GetResponse dead = awaitGet(ch, three.partition(2).deadLetterQueue());
+      assertThat(dead).as("dead-lettered beside its partition").isNotNull();
+      assertThat(dead.getBody()).containsExactly(12);
+      assertThat(Topology.messages(c, three.partition(0).queue())).isEqualTo(2);
+      assertThat(Topology.messages(c, three.deadLetterQueue())).isZero();
+    } finally {
+      TestServices.deleteTopology(three);
+    }
+  }
+
+  private static void publish(Channel ch, AmqpSettings.Partition p, int body) throws Exception {
+    ch.basicPublish(
+        p.exchange(),
+        Topology.ROUTING_KEY,
+        true,
+        MessageProperties.PERSISTENT_BASIC,
+        new byte[] {(byte) body});
+    ch.waitForConfirmsOrDie(5_000);
+  }
+
+  private static GetResponse awaitGet(Channel ch, String queue) throws Exception {
+    GetResponse got = null;
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+    while (got == null && System.nanoTime() < deadline) {
+      got = ch.basicGet(queue, true);
+      if (got == null) {
+        Thread.sleep(20);
+      }
+    }
+    return got;
   }
 }

@@ -146,10 +146,11 @@ final class ClusterRun extends LaunchBase {
     HaProxy balancer =
         stack.add(
             "HAProxy", HaProxy.start(dir.resolve("haproxy"), serverPorts, brokers.amqpPorts()));
-    AmqpSettings amqp = amqpThrough(balancer, queue);
+    AmqpSettings amqp = amqpThrough(balancer, queue, CommonSettings.QUEUE_PARTITIONS.read(env));
     step(3, balancerLine(balancer), t0);
     List<ChildJvm> servers = startServers(serverPorts, amqp, database.settings(), dir);
     List<ChildJvm> consumers = startConsumers(balancer, amqp, database.settings(), dir);
+    out.println(partitionsLine(brokers, amqp));
     return new Started(
         database,
         brokers,
@@ -210,14 +211,29 @@ final class ClusterRun extends LaunchBase {
     return brokers;
   }
 
-  /** The instances' broker: one endpoint, the balancer's tcp frontend; a quorum queue. */
-  private AmqpSettings amqpThrough(HaProxy balancer, String queue) {
+  /** The instances' broker: one endpoint, the balancer's tcp frontend; quorum queues. */
+  private AmqpSettings amqpThrough(HaProxy balancer, String queue, int partitions) {
     return new AmqpSettings(
         "amqp://guest:guest@127.0.0.1:" + balancer.amqpPort() + "/%2F",
         CommonSettings.AMQP_ADDRESSES.defaultValue(),
         queue,
         QueueType.QUORUM,
-        Math.min(3, options.brokerNodes));
+        Math.min(3, options.brokerNodes),
+        partitions);
+  }
+
+  /** Each partition's queue and the node its leader runs on, as the brokers say now. */
+  private static String partitionsLine(RabbitCluster brokers, AmqpSettings amqp) {
+    Map<String, String> leaders = brokers.leaders();
+    StringBuilder line = new StringBuilder("      partitions:");
+    for (AmqpSettings.Partition p : amqp.partitionList()) {
+      line.append(' ')
+          .append(p.queue())
+          .append(" led by ")
+          .append(leaders.getOrDefault(p.queue(), "(no leader now)"))
+          .append(p.index() < amqp.partitions() - 1 ? "," : "");
+    }
+    return line.toString();
   }
 
   private static String balancerLine(HaProxy balancer) {
@@ -272,9 +288,11 @@ final class ClusterRun extends LaunchBase {
             + options.consumers
             + " JVMs on queue "
             + amqp.queue()
-            + " (quorum, "
+            + " ("
+            + amqp.partitions()
+            + " partition(s), quorum, "
             + amqp.quorumGroupSize()
-            + " members)",
+            + " members each)",
         t0);
     return consumers;
   }

@@ -1,6 +1,5 @@
 package org.albumstore.client.broker;
 
-import com.rabbitmq.client.AMQP;
 import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.Connection;
 import com.rabbitmq.client.ConnectionFactory;
@@ -13,8 +12,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Queue depth from a passive queue declare over AMQP: the fallback where there is no management API
- * (e.g. Amazon MQ without it reachable). It sees only ready messages, not those in flight at a
- * consumer, and no rates.
+ * (e.g. Amazon MQ without it reachable), summed over the partitions up to the first missing one (as
+ * {@link ManagementApiProbe}). It sees only ready messages, not those in flight at a consumer, and
+ * no rates.
  *
  * <p>A passive declare of a missing queue closes the channel (AMQP 404), so the channel is reopened
  * on the next sample; the connection (with automatic recovery) is kept.
@@ -47,9 +47,15 @@ public final class AmqpPassiveProbe implements QueueProbe {
     if (channel == null || !channel.isOpen()) {
       channel = connection.createChannel();
     }
-    AMQP.Queue.DeclareOk ok = channel.queueDeclarePassive(settings.queue());
-    return new QueueSample(
-        System.currentTimeMillis(), SOURCE, ok.getMessageCount(), -1, Double.NaN, Double.NaN);
+    long ready = channel.queueDeclarePassive(settings.queue()).getMessageCount();
+    for (int i = 1; i < AmqpSettings.MAX_PARTITIONS; i++) {
+      try {
+        ready += channel.queueDeclarePassive(settings.partition(i).queue()).getMessageCount();
+      } catch (IOException e) {
+        break; // no such partition: the channel is closed, and reopened on the next sample
+      }
+    }
+    return new QueueSample(System.currentTimeMillis(), SOURCE, ready, -1, Double.NaN, Double.NaN);
   }
 
   @Override

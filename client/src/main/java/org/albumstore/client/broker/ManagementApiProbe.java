@@ -12,10 +12,13 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Base64;
 import org.albumstore.client.stats.QueueSample;
+import org.albumstore.common.config.AmqpSettings;
 
 /**
  * Queue depth and rates from the RabbitMQ management HTTP API ({@code GET
- * /api/queues/{vhost}/{queue}}).
+ * /api/queues/{vhost}/{queue}}), summed over the write stream's partitions: the queue, then {@code
+ * <queue>.1}, {@code <queue>.2}, ... up to the first that does not exist (so a partition left over
+ * from a larger P counts too, and the client needs no partition setting).
  *
  * <p>Uses the JDK's HTTP client, not the load's connection pool: a sampler that waited for a pooled
  * connection behind the load would stop sampling exactly when the numbers matter. The management
@@ -28,14 +31,16 @@ public final class ManagementApiProbe implements QueueProbe {
   private static final ObjectMapper JSON = new ObjectMapper();
 
   private final HttpClient http;
-  private final URI queueUri;
+  private final String base;
+  private final String vhost;
+  private final String queue;
   private final String authorization;
 
   public ManagementApiProbe(
       String apiBase, String vhost, String queue, String user, String password) {
-    String base = apiBase.endsWith("/") ? apiBase.substring(0, apiBase.length() - 1) : apiBase;
-    this.queueUri =
-        URI.create(base + "/api/queues/" + pathSegment(vhost) + "/" + pathSegment(queue));
+    this.base = apiBase.endsWith("/") ? apiBase.substring(0, apiBase.length() - 1) : apiBase;
+    this.vhost = vhost;
+    this.queue = queue;
     this.authorization =
         "Basic "
             + Base64.getEncoder()
@@ -47,8 +52,10 @@ public final class ManagementApiProbe implements QueueProbe {
     return URLEncoder.encode(s, StandardCharsets.UTF_8).replace("+", "%20");
   }
 
-  URI queueUri() {
-    return queueUri;
+  /** Partition {@code index}'s queue object; partition 0 is the queue itself. */
+  URI queueUri(int index) {
+    String name = AmqpSettings.partitionQueue(queue, index);
+    return URI.create(base + "/api/queues/" + pathSegment(vhost) + "/" + pathSegment(name));
   }
 
   @Override
@@ -58,18 +65,35 @@ public final class ManagementApiProbe implements QueueProbe {
 
   @Override
   public QueueSample sample() throws IOException, InterruptedException {
+    long now = System.currentTimeMillis();
+    QueueSample sum = parse(JSON.readTree(get(queueUri(0), false)), now);
+    for (int i = 1; i < AmqpSettings.MAX_PARTITIONS; i++) {
+      byte[] body = get(queueUri(i), true);
+      if (body == null) {
+        break;
+      }
+      sum = sum.plus(parse(JSON.readTree(body), now));
+    }
+    return sum;
+  }
+
+  /** The body of a 200; null for a 404 when {@code mayBeMissing}; otherwise an IOException. */
+  private byte[] get(URI uri, boolean mayBeMissing) throws IOException, InterruptedException {
     HttpRequest request =
-        HttpRequest.newBuilder(queueUri)
+        HttpRequest.newBuilder(uri)
             .timeout(TIMEOUT)
             .header("Authorization", authorization)
             .header("Accept", "application/json")
             .GET()
             .build();
     HttpResponse<byte[]> response = http.send(request, HttpResponse.BodyHandlers.ofByteArray());
-    if (response.statusCode() != 200) {
-      throw new IOException("GET " + queueUri + " answered HTTP " + response.statusCode());
+    if (response.statusCode() == 404 && mayBeMissing) {
+      return null;
     }
-    return parse(JSON.readTree(response.body()), System.currentTimeMillis());
+    if (response.statusCode() != 200) {
+      throw new IOException("GET " + uri + " answered HTTP " + response.statusCode());
+    }
+    return response.body();
   }
 
   /**

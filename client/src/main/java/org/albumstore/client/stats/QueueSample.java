@@ -1,7 +1,7 @@
 package org.albumstore.client.stats;
 
 /**
- * The write queue as seen at one moment.
+ * The write queue as seen at one moment: with several partitions, their sum ({@link #plus}).
  *
  * @param epochMillis when it was read
  * @param source {@code management-api}, {@code amqp} or {@code n/a}
@@ -22,6 +22,20 @@ public record QueueSample(
 
   public static QueueSample unknown(long epochMillis) {
     return new QueueSample(epochMillis, NONE, -1, -1, Double.NaN, Double.NaN);
+  }
+
+  /**
+   * This reading and another partition's, taken together: counts and rates add up, and a count
+   * unknown in either is unknown in the sum.
+   */
+  public QueueSample plus(QueueSample other) {
+    return new QueueSample(
+        epochMillis,
+        source,
+        depthKnown() && other.depthKnown() ? depth + other.depth : -1,
+        unacked >= 0 && other.unacked >= 0 ? unacked + other.unacked : -1,
+        publishRate + other.publishRate,
+        deliverRate + other.deliverRate);
   }
 
   public boolean depthKnown() {

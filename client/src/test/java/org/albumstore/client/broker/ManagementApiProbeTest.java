@@ -8,6 +8,8 @@ import com.sun.net.httpserver.HttpServer;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicReference;
 import org.albumstore.client.stats.QueueSample;
 import org.junit.jupiter.api.Test;
@@ -38,15 +40,21 @@ class ManagementApiProbeTest {
   }
 
   @Test
-  void queriesTheQueueWithBasicAuthAndAnEncodedVhost() throws Exception {
-    AtomicReference<String> path = new AtomicReference<>();
+  void sumsThePartitionsUpToTheFirstMissingOneWithBasicAuthAndAnEncodedVhost() throws Exception {
+    List<String> paths = new CopyOnWriteArrayList<>();
     AtomicReference<String> auth = new AtomicReference<>();
     HttpServer http = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
     http.createContext(
         "/",
         ex -> {
-          path.set(ex.getRequestURI().getRawPath());
+          String at = ex.getRequestURI().getRawPath();
+          paths.add(at);
           auth.set(ex.getRequestHeaders().getFirst("Authorization"));
+          if (!at.matches(".*/albumstore\\.writes(\\.[12])?")) {
+            ex.sendResponseHeaders(404, -1); // partitions 0 to 2 exist
+            ex.close();
+            return;
+          }
           byte[] b =
               "{\"messages\":3,\"messages_unacknowledged\":1}".getBytes(StandardCharsets.UTF_8);
           ex.sendResponseHeaders(200, b.length);
@@ -59,12 +67,17 @@ class ManagementApiProbeTest {
       ManagementApiProbe probe =
           new ManagementApiProbe(api, "/", "albumstore.writes", "guest", "guest");
       QueueSample s = probe.sample();
-      assertThat(s.depth()).isEqualTo(3);
-      assertThat(s.unacked()).isEqualTo(1);
-      assertThat(path.get()).isEqualTo("/api/queues/%2F/albumstore.writes");
+      assertThat(s.depth()).isEqualTo(9);
+      assertThat(s.unacked()).isEqualTo(3);
+      assertThat(paths)
+          .containsExactly(
+              "/api/queues/%2F/albumstore.writes",
+              "/api/queues/%2F/albumstore.writes.1",
+              "/api/queues/%2F/albumstore.writes.2",
+              "/api/queues/%2F/albumstore.writes.3");
       assertThat(auth.get()).isEqualTo("Basic Z3Vlc3Q6Z3Vlc3Q=");
       ManagementApiProbe missing = new ManagementApiProbe(api, "/", "x y", "guest", "guest");
-      assertThat(missing.queueUri().getRawPath()).isEqualTo("/api/queues/%2F/x%20y");
+      assertThat(missing.queueUri(0).getRawPath()).isEqualTo("/api/queues/%2F/x%20y");
     } finally {
       http.stop(0);
     }

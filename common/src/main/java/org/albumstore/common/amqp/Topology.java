@@ -2,19 +2,26 @@ package org.albumstore.common.amqp;
 
 import com.rabbitmq.client.BuiltinExchangeType;
 import com.rabbitmq.client.Channel;
+import com.rabbitmq.client.Connection;
+import com.rabbitmq.client.ShutdownSignalException;
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeoutException;
 import org.albumstore.common.config.AmqpSettings;
 
 /**
  * The broker topology both sides declare at start-up (declaring is idempotent, so whichever starts
- * first creates it): a durable direct exchange, the durable write queue bound to it, a dead-letter
- * exchange with its queue for messages that can never be applied, and the fanout exchange on which
- * consumers announce their commits to the servers.
+ * first creates it): for each partition of the write stream ({@link AmqpSettings.Partition}) a
+ * durable direct exchange, the durable write queue bound to it, a dead-letter exchange with its
+ * queue for messages that can never be applied; and the fanout exchange on which consumers announce
+ * their commits to the servers. A server declares all P partitions before it publishes, so a queue
+ * added by a larger P exists before anything is routed to it.
  *
  * <pre>
- *   server --publish(ROUTING_KEY)--> [exchange] --> [queue] --> consumer
+ *   server --publish(ROUTING_KEY)--> [exchange i] --> [queue i] --> consumer   (each partition i)
  *                                                      | reject / poison
  *                                                      v
  *                                      [dead-letter exchange] --> [dead-letter queue]
@@ -34,33 +41,89 @@ public final class Topology {
 
   private Topology() {}
 
+  /**
+   * Where RabbitMQ places a new quorum queue's leader. {@code balanced}: on the node with the
+   * fewest leaders, so that the P partitions of a stream lead on P different nodes (RabbitMQ 3.10
+   * and later, Amazon MQ's 3.13 and 4 included). Only partitions from 1 get it: RabbitMQ refuses to
+   * re-declare a queue with an argument it was not created with, and partition 0 is the queue
+   * deployments made before partitions existed.
+   */
+  public static final String LEADER_LOCATOR_ARGUMENT = "x-queue-leader-locator";
+
   public static void declare(Channel channel, AmqpSettings s) throws IOException {
+    for (AmqpSettings.Partition p : s.partitionList()) {
+      declare(channel, s, p);
+    }
+    // Durable so that it outlives a broker restart like the rest; what it carries is not kept.
+    channel.exchangeDeclare(s.commitsExchange(), BuiltinExchangeType.FANOUT, true);
+  }
+
+  private static void declare(Channel channel, AmqpSettings s, AmqpSettings.Partition p)
+      throws IOException {
     Map<String, Object> typeOnly = new HashMap<>();
     typeOnly.put("x-queue-type", s.queueType().wireName());
 
-    channel.exchangeDeclare(s.deadLetterExchange(), BuiltinExchangeType.FANOUT, true);
-    channel.queueDeclare(s.deadLetterQueue(), true, false, false, typeOnly);
-    channel.queueBind(s.deadLetterQueue(), s.deadLetterExchange(), "");
+    channel.exchangeDeclare(p.deadLetterExchange(), BuiltinExchangeType.FANOUT, true);
+    channel.queueDeclare(p.deadLetterQueue(), true, false, false, typeOnly);
+    channel.queueBind(p.deadLetterQueue(), p.deadLetterExchange(), "");
 
     Map<String, Object> queueArgs = new HashMap<>(typeOnly);
-    queueArgs.put("x-dead-letter-exchange", s.deadLetterExchange());
-    if (s.queueType() == AmqpSettings.QueueType.QUORUM && s.quorumGroupSize() > 0) {
+    queueArgs.put("x-dead-letter-exchange", p.deadLetterExchange());
+    boolean quorum = s.queueType() == AmqpSettings.QueueType.QUORUM;
+    if (quorum && s.quorumGroupSize() > 0) {
       // Only the write queue: the dead-letter queue holds the rare poison message, and changing
       // its declaration would break re-declaring it where it already exists.
       queueArgs.put(QUORUM_GROUP_SIZE_ARGUMENT, s.quorumGroupSize());
     }
+    if (quorum && p.index() > 0) {
+      queueArgs.put(LEADER_LOCATOR_ARGUMENT, "balanced");
+    }
     if (!isRabbitMq(channel)) {
       // Qpid Broker-J (the embedded broker) ignores x-dead-letter-exchange: without these, a
-      // message
-      // rejected with requeue=false goes back to the queue instead of to the dead-letter queue.
-      queueArgs.put("alternateExchange", s.deadLetterExchange());
+      // message rejected with requeue=false goes back to the queue instead of to the dead-letter
+      // queue.
+      queueArgs.put("alternateExchange", p.deadLetterExchange());
       queueArgs.put("x-qpid-maximum-delivery-count", 1);
     }
-    channel.exchangeDeclare(s.exchange(), BuiltinExchangeType.DIRECT, true);
-    channel.queueDeclare(s.queue(), true, false, false, queueArgs);
-    channel.queueBind(s.queue(), s.exchange(), ROUTING_KEY);
-    // Durable so that it outlives a broker restart like the rest; what it carries is not kept.
-    channel.exchangeDeclare(s.commitsExchange(), BuiltinExchangeType.FANOUT, true);
+    channel.exchangeDeclare(p.exchange(), BuiltinExchangeType.DIRECT, true);
+    channel.queueDeclare(p.queue(), true, false, false, queueArgs);
+    channel.queueBind(p.queue(), p.exchange(), ROUTING_KEY);
+  }
+
+  /**
+   * The partitions to consume: 0 to P - 1, which must be declared already, then those past P that
+   * still exist (left by a larger P: their messages are drained, never stranded), found by a
+   * passive declare each on a channel of its own until the first that does not exist.
+   */
+  public static List<AmqpSettings.Partition> consumable(Connection connection, AmqpSettings s)
+      throws IOException, TimeoutException {
+    List<AmqpSettings.Partition> list = new ArrayList<>(s.partitionList());
+    for (int i = s.partitions(); i < AmqpSettings.MAX_PARTITIONS; i++) {
+      AmqpSettings.Partition p = s.partition(i);
+      if (messages(connection, p.queue()) < 0) {
+        break;
+      }
+      list.add(p);
+    }
+    return list;
+  }
+
+  /** The ready messages of {@code queue}, or -1 when it does not exist. */
+  public static long messages(Connection connection, String queue)
+      throws IOException, TimeoutException {
+    Channel ch = connection.createChannel();
+    try {
+      return ch.queueDeclarePassive(queue).getMessageCount();
+    } catch (IOException e) {
+      if (e.getCause() instanceof ShutdownSignalException s && !s.isHardError()) {
+        return -1; // 404 NOT_FOUND closes the channel, not the connection
+      }
+      throw e;
+    } finally {
+      if (ch.isOpen()) {
+        ch.close();
+      }
+    }
   }
 
   /** True when the broker says it is RabbitMQ (the {@code product} server property). */
@@ -71,10 +134,12 @@ public final class Topology {
 
   /** Deletes everything {@link #declare} made; for tests that use a queue of their own. */
   public static void delete(Channel channel, AmqpSettings s) throws IOException {
-    channel.queueDelete(s.queue());
-    channel.queueDelete(s.deadLetterQueue());
-    channel.exchangeDelete(s.exchange());
-    channel.exchangeDelete(s.deadLetterExchange());
+    for (AmqpSettings.Partition p : s.partitionList()) {
+      channel.queueDelete(p.queue());
+      channel.queueDelete(p.deadLetterQueue());
+      channel.exchangeDelete(p.exchange());
+      channel.exchangeDelete(p.deadLetterExchange());
+    }
     channel.exchangeDelete(s.commitsExchange());
   }
 }

@@ -2,6 +2,7 @@ package org.albumstore.common.config;
 
 import com.rabbitmq.client.Address;
 import java.net.URI;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -27,9 +28,45 @@ import java.util.Objects;
  * @param queueType {@code classic} or {@code quorum}
  * @param quorumGroupSize replicas of a new quorum queue ({@code x-quorum-initial-group-size}; the
  *     broker caps it at the cluster's size); 0: the broker's default
+ * @param partitions queues of the write stream, 1 to {@value #MAX_PARTITIONS} ({@link Partition})
  */
 public record AmqpSettings(
-    String uri, String addresses, String queue, QueueType queueType, int quorumGroupSize) {
+    String uri,
+    String addresses,
+    String queue,
+    QueueType queueType,
+    int quorumGroupSize,
+    int partitions) {
+
+  /** Most queues one write stream is spread over. */
+  public static final int MAX_PARTITIONS = 32;
+
+  /**
+   * One queue of the write stream and what belongs to it alone: its direct exchange (the server
+   * publishes each bundle to one partition's exchange with the routing key {@code write}), its
+   * dead-letter exchange and its dead-letter queue. Partition 0 is named after the stream ({@code
+   * queue}, as before partitions existed); partition i is {@code <queue>.<i>}. So P = 1 is the
+   * topology of one queue, growing P adds queues beside it, and a dead letter goes back to the
+   * partition it came from.
+   *
+   * @param index 0 to P - 1 (or beyond, for a partition left over from a larger P)
+   * @param queue the partition's durable queue
+   */
+  public record Partition(int index, String queue) {
+    /** The direct exchange that routes to this partition's queue. */
+    public String exchange() {
+      return queue;
+    }
+
+    /** Where this partition's messages that can never be applied are routed. */
+    public String deadLetterExchange() {
+      return queue + ".dlx";
+    }
+
+    public String deadLetterQueue() {
+      return queue + ".dlq";
+    }
+  }
 
   public enum QueueType {
     CLASSIC,
@@ -49,7 +86,7 @@ public record AmqpSettings(
     }
   }
 
-  /** Settings that reach the broker at the URI's own host and port. */
+  /** Settings that reach the broker at the URI's own host and port, with one queue. */
   public AmqpSettings(String uri, String queue, QueueType queueType) {
     this(
         uri,
@@ -57,6 +94,18 @@ public record AmqpSettings(
         queue,
         queueType,
         CommonSettings.QUORUM_GROUP_SIZE.defaultValue());
+  }
+
+  /** Settings of a stream of one queue. */
+  public AmqpSettings(
+      String uri, String addresses, String queue, QueueType queueType, int quorumGroupSize) {
+    this(
+        uri,
+        addresses,
+        queue,
+        queueType,
+        quorumGroupSize,
+        CommonSettings.QUEUE_PARTITIONS.defaultValue());
   }
 
   public AmqpSettings {
@@ -80,6 +129,14 @@ public record AmqpSettings(
       throw new IllegalArgumentException(
           CommonSettings.QUORUM_GROUP_SIZE.variable() + " must be 0 to 99");
     }
+    if (partitions < 1 || partitions > MAX_PARTITIONS) {
+      throw new IllegalArgumentException(
+          CommonSettings.QUEUE_PARTITIONS.variable()
+              + " must be 1 to "
+              + MAX_PARTITIONS
+              + ", was "
+              + partitions);
+    }
     addresses = addresses.strip();
     parseAddresses(addresses); // fails early, naming the setting
   }
@@ -90,7 +147,8 @@ public record AmqpSettings(
         CommonSettings.AMQP_ADDRESSES.read(env),
         CommonSettings.QUEUE.read(env),
         QueueType.parse(CommonSettings.QUEUE_TYPE.read(env)),
-        CommonSettings.QUORUM_GROUP_SIZE.read(env));
+        CommonSettings.QUORUM_GROUP_SIZE.read(env),
+        CommonSettings.QUEUE_PARTITIONS.read(env));
   }
 
   /** These settings as {@code ALBUMSTORE_*} values, for a process or a context to read back. */
@@ -99,18 +157,24 @@ public record AmqpSettings(
     m.put(CommonSettings.AMQP_URI.variable(), uri);
     m.put(CommonSettings.AMQP_ADDRESSES.variable(), addresses);
     m.put(CommonSettings.QUEUE.variable(), queue);
+    m.put(CommonSettings.QUEUE_PARTITIONS.variable(), Integer.toString(partitions));
     m.put(CommonSettings.QUEUE_TYPE.variable(), queueType.wireName());
     m.put(CommonSettings.QUORUM_GROUP_SIZE.variable(), Integer.toString(quorumGroupSize));
     return m;
   }
 
   public AmqpSettings withQueue(String otherQueue) {
-    return new AmqpSettings(uri, addresses, otherQueue, queueType, quorumGroupSize);
+    return new AmqpSettings(uri, addresses, otherQueue, queueType, quorumGroupSize, partitions);
+  }
+
+  /** The same stream spread over {@code otherPartitions} queues. */
+  public AmqpSettings withPartitions(int otherPartitions) {
+    return new AmqpSettings(uri, addresses, queue, queueType, quorumGroupSize, otherPartitions);
   }
 
   /** The same broker (URI, credentials, TLS) reached at {@code otherAddresses} instead. */
   public AmqpSettings withAddresses(String otherAddresses) {
-    return new AmqpSettings(uri, otherAddresses, queue, queueType, quorumGroupSize);
+    return new AmqpSettings(uri, otherAddresses, queue, queueType, quorumGroupSize, partitions);
   }
 
   /**
@@ -150,18 +214,42 @@ public record AmqpSettings(
     }
   }
 
-  /** The direct exchange the server publishes to. */
+  /** Partition {@code index} of the stream; past P for a partition left over from a larger P. */
+  public Partition partition(int index) {
+    if (index < 0 || index >= MAX_PARTITIONS) {
+      throw new IllegalArgumentException(
+          "partition " + index + " is outside 0 to " + MAX_PARTITIONS);
+    }
+    return new Partition(index, partitionQueue(queue, index));
+  }
+
+  /** The queue of partition {@code index} of the stream named {@code queue}. */
+  public static String partitionQueue(String queue, int index) {
+    return index == 0 ? queue : queue + "." + index;
+  }
+
+  /** Partitions 0 to P - 1: the queues servers publish to. */
+  public List<Partition> partitionList() {
+    List<Partition> list = new ArrayList<>(partitions);
+    for (int i = 0; i < partitions; i++) {
+      list.add(partition(i));
+    }
+    return list;
+  }
+
+  /** Partition 0's direct exchange: with P = 1, the one the server publishes to. */
   public String exchange() {
-    return queue;
+    return partition(0).exchange();
   }
 
-  /** Where messages that can never be applied are routed. */
+  /** Partition 0's dead-letter exchange. */
   public String deadLetterExchange() {
-    return queue + ".dlx";
+    return partition(0).deadLetterExchange();
   }
 
+  /** Partition 0's dead-letter queue. */
   public String deadLetterQueue() {
-    return queue + ".dlq";
+    return partition(0).deadLetterQueue();
   }
 
   /**
@@ -195,6 +283,7 @@ public record AmqpSettings(
         + ", type="
         + queueType
         + (quorumGroupSize > 0 ? ", quorumGroupSize=" + quorumGroupSize : "")
+        + (partitions > 1 ? ", partitions=" + partitions : "")
         + "]";
   }
 }

@@ -45,6 +45,20 @@ public final class CommonSettings {
               "Replicas of a new quorum queue, e.g. 3 on a 3-node cluster; 0 = the broker's"
                   + " default. An existing queue must be declared as it was created");
 
+  /**
+   * Queues of the write stream. 1 is the single queue named {@link #QUEUE}; above it, partition i
+   * (from 1) is the queue {@code <queue>.<i>}, so growing P keeps the existing queue (see {@code
+   * AmqpSettings.Partition}).
+   */
+  public static final Setting<Integer> QUEUE_PARTITIONS =
+      Setting.integer("ALBUMSTORE_QUEUE_PARTITIONS", 1, 1, AmqpSettings.MAX_PARTITIONS)
+          .withFlag("--queue-partitions", "P")
+          .withHelp(
+              "Queues the writes are spread over (partition 0 is the queue itself, i the queue"
+                  + " <queue>.i); with quorum queues on a cluster their leaders go to different"
+                  + " nodes. Servers publish over all P, consumers consume all P and drain"
+                  + " partitions past P that still exist");
+
   public static final Setting<String> JDBC_URL =
       Setting.text("ALBUMSTORE_JDBC_URL", "jdbc:postgresql://127.0.0.1:5432/albumstore")
           .withFlag("--jdbc-url", "URL")
@@ -68,7 +82,7 @@ public final class CommonSettings {
 
   /** The broker settings ({@code AmqpSettings}), in the order of --help. */
   public static final List<Setting<?>> BROKER =
-      List.of(AMQP_URI, AMQP_ADDRESSES, QUEUE, QUEUE_TYPE, QUORUM_GROUP_SIZE);
+      List.of(AMQP_URI, AMQP_ADDRESSES, QUEUE, QUEUE_PARTITIONS, QUEUE_TYPE, QUORUM_GROUP_SIZE);
 
   /** The broker and database settings of the server and the consumer, in the order of --help. */
   public static final List<Setting<?>> SERVICE =

@@ -14,10 +14,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Sends a message that can never be applied to the dead-letter exchange, with the reason in the
- * {@link Topology#REASON_HEADER} header, and returns only once the broker has confirmed it. The
- * caller acknowledges the original only after that, so a poison message is in exactly one of the
- * two queues at any time, or in both after a crash (never in neither).
+ * Sends a message that can never be applied to the dead-letter exchange of the partition it came
+ * from ({@link ArrivedDelivery#partition()}; partition 0 for any other delivery), with the reason
+ * in the {@link Topology#REASON_HEADER} header, and returns only once the broker has confirmed it.
+ * The caller acknowledges the original only after that, so a poison message is in exactly one of
+ * the two queues at any time, or in both after a crash (never in neither).
  *
  * <p>Why publish instead of {@code basicReject(requeue=false)}: the queue's dead-letter exchange
  * would carry the message but not the reason. Why a channel of its own, in confirm mode: the
@@ -57,8 +58,12 @@ public final class DeadLetterPublisher implements AutoCloseable {
       headers.putAll(props.getHeaders());
     }
     headers.put(Topology.REASON_HEADER, shorten(reason));
+    String deadLetterExchange =
+        original instanceof ArrivedDelivery arrived
+            ? arrived.partition().deadLetterExchange()
+            : settings.deadLetterExchange();
     ch.basicPublish(
-        settings.deadLetterExchange(),
+        deadLetterExchange,
         original.getEnvelope().getRoutingKey(),
         props.builder().headers(headers).build(),
         original.getBody());

@@ -39,25 +39,26 @@ public final class DeadLetterRedrive {
   private DeadLetterRedrive() {}
 
   /**
-   * Moves the dead-letter queue's messages, as many as it holds now, to the write exchange, with
-   * their properties and bodies as they were, less the dead-letter reason.
+   * Moves the dead-letter queue of {@code partition}, as many messages as it holds now, to that
+   * partition's write exchange, with their properties and bodies as they were, less the dead-letter
+   * reason. The topology must be declared.
    *
    * @throws IOException when the broker refuses, the channel closes, or a copy cannot be routed to
    *     the write queue; what was not confirmed stays in the dead-letter queue
    */
-  public static Moved run(Connection connection, AmqpSettings amqp, long confirmTimeoutMillis)
+  public static Moved run(
+      Connection connection, AmqpSettings.Partition partition, long confirmTimeoutMillis)
       throws IOException, TimeoutException, InterruptedException {
     Map<String, Long> byReason = new TreeMap<>();
     long moved = 0;
     try (Channel ch = connection.createChannel()) {
-      Topology.declare(ch, amqp);
       ch.confirmSelect();
       Set<String> returned = ConcurrentHashMap.newKeySet();
       ch.addReturnListener(r -> returned.add(r.getReplyText()));
-      long present = ch.queueDeclarePassive(amqp.deadLetterQueue()).getMessageCount();
+      long present = ch.queueDeclarePassive(partition.deadLetterQueue()).getMessageCount();
       while (moved < present) {
         long group = Math.min(CONFIRM_GROUP, present - moved);
-        long taken = moveGroup(ch, amqp, group, returned, confirmTimeoutMillis, byReason);
+        long taken = moveGroup(ch, partition, group, returned, confirmTimeoutMillis, byReason);
         if (taken == 0) {
           break;
         }
@@ -75,7 +76,7 @@ public final class DeadLetterRedrive {
    */
   private static long moveGroup(
       Channel ch,
-      AmqpSettings amqp,
+      AmqpSettings.Partition amqp,
       long group,
       Set<String> returned,
       long confirmTimeoutMillis,
@@ -109,7 +110,7 @@ public final class DeadLetterRedrive {
    * @throws IOException when a copy came back unroutable; the originals stay unacknowledged
    */
   private static void awaitConfirms(
-      Channel ch, AmqpSettings amqp, Set<String> returned, long confirmTimeoutMillis)
+      Channel ch, AmqpSettings.Partition amqp, Set<String> returned, long confirmTimeoutMillis)
       throws IOException, TimeoutException, InterruptedException {
     // The broker sends a basic.return before its ack, and both arrive in order on the
     // connection's thread: once the confirms are in, every return of this group is too.

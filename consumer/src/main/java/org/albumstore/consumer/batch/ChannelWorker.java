@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeoutException;
+import org.albumstore.common.config.AmqpSettings;
 import org.albumstore.consumer.amqp.ArrivedDelivery;
 import org.albumstore.consumer.amqp.DeadLetterPublisher;
 import org.albumstore.consumer.metrics.ConsumerMetrics;
@@ -48,7 +49,7 @@ public final class ChannelWorker {
 
   private final String name;
   private final Channel channel;
-  private final String queue;
+  private final List<AmqpSettings.Partition> partitions;
   private final int priority;
   private final BatchInbox<Delivery> inbox;
   private final BatchProcessor processor;
@@ -69,15 +70,25 @@ public final class ChannelWorker {
    *
    * @param name the worker thread's name, also its consumer tag
    * @param priority this worker's consumer priority: the highest one takes a steady flow
+   * @param partitions the queues this channel consumes, one broker consumer each
    */
   public ChannelWorker(
-      WorkerConfig config, Connection connection, Channel channel, String name, int priority) {
+      WorkerConfig config,
+      Connection connection,
+      Channel channel,
+      String name,
+      int priority,
+      List<AmqpSettings.Partition> partitions) {
     this.name = name;
     this.channel = channel;
-    this.queue = config.amqp().queue();
+    this.partitions = List.copyOf(partitions);
     this.priority = priority;
+    // The prefetch applies per broker consumer: a channel has one per partition out at most.
     this.inbox =
-        new BatchInbox<>(2 * config.prefetch(), config.batchSize(), config.batchWaitMillis());
+        new BatchInbox<>(
+            2 * config.prefetch() * this.partitions.size(),
+            config.batchSize(),
+            config.batchWaitMillis());
     this.stop = new CountDownLatch(1);
     this.deadLetters =
         new DeadLetterPublisher(connection, config.amqp(), config.deadLetterConfirmMillis());
@@ -94,21 +105,31 @@ public final class ChannelWorker {
     this.thread = new Thread(this::run, name);
   }
 
-  /** Starts the worker thread, then the broker consumer (with this worker's name as its tag). */
+  /**
+   * Starts the worker thread, then one broker consumer per partition, tagged with this worker's
+   * name (partition 0) or the name and the partition's number. All deliver into the one inbox, in
+   * the channel's order, so one multiple-ack still covers exactly the batch.
+   */
   public void start() throws IOException {
     thread.start();
-    channel.basicConsume(
-        queue,
-        false,
-        name,
-        false,
-        false,
-        Map.of(PRIORITY_ARGUMENT, priority),
-        (tag, delivery) -> enqueue(delivery),
-        tag -> {
-          cancelledByBroker = true;
-          log.warn("{}: the broker cancelled the consumer (queue deleted?)", name);
-        });
+    for (AmqpSettings.Partition p : partitions) {
+      channel.basicConsume(
+          p.queue(),
+          false,
+          tag(p),
+          false,
+          false,
+          Map.of(PRIORITY_ARGUMENT, priority),
+          (tag, delivery) -> enqueue(delivery, p),
+          tag -> {
+            cancelledByBroker = true;
+            log.warn("{}: the broker cancelled the consumer of {} (queue deleted?)", name, tag);
+          });
+    }
+  }
+
+  private String tag(AmqpSettings.Partition p) {
+    return p.index() == 0 ? name : name + "." + p.index();
   }
 
   /** Whether the channel is open with its consumer registered and the worker running. */
@@ -116,8 +137,8 @@ public final class ChannelWorker {
     return channel.isOpen() && !cancelledByBroker && !exited;
   }
 
-  private void enqueue(Delivery delivery) {
-    Delivery arrived = new ArrivedDelivery(delivery); // stamped now, for the stage metrics
+  private void enqueue(Delivery delivery, AmqpSettings.Partition from) {
+    Delivery arrived = new ArrivedDelivery(delivery, from); // stamped now, for the stage metrics
     try {
       while (!inbox.offer(arrived, IDLE_POLL_MILLIS)) {
         if (exited) {
@@ -189,10 +210,12 @@ public final class ChannelWorker {
     if (!channel.isOpen()) {
       return;
     }
-    try {
-      channel.basicCancel(name);
-    } catch (IOException | RuntimeException e) {
-      log.warn("{}: cancelling the consumer failed: {}", name, e.toString());
+    for (AmqpSettings.Partition p : partitions) {
+      try {
+        channel.basicCancel(tag(p));
+      } catch (IOException | RuntimeException e) {
+        log.warn("{}: cancelling the consumer of {} failed: {}", name, p.queue(), e.toString());
+      }
     }
   }
 

@@ -3,7 +3,9 @@ package org.albumstore.embedded.cluster;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.stream.Collectors;
@@ -261,24 +263,33 @@ public final class RabbitCluster implements AutoCloseable {
    * answers or the queue has no leader now.
    */
   public Optional<String> leaderOf(String queue) {
+    return Optional.ofNullable(leaders().get(queue));
+  }
+
+  /**
+   * Every queue's leader node, by queue name, asked of the first running node that answers (one
+   * {@code rabbitmqctl list_queues}); empty when none answers.
+   */
+  public Map<String, String> leaders() {
     for (RabbitNode n : nodes) {
       try {
         String out = n.ctl("list_queues", "-q", "--no-table-headers", "name", "leader");
+        Map<String, String> leaders = new HashMap<>();
         for (String line : out.split("\\R")) {
           String[] f = line.trim().split("\\s+");
-          if (f.length == 2 && f[0].equals(queue)) {
-            return Optional.of(f[1]);
+          if (f.length == 2) {
+            leaders.put(f[0], f[1]);
           }
         }
-        return Optional.empty();
+        return leaders;
       } catch (IOException e) {
         log.debug("{} cannot list queues: {}", n.nodeName(), e.getMessage());
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
-        return Optional.empty();
+        return Map.of();
       }
     }
-    return Optional.empty();
+    return Map.of();
   }
 
   /** The members of quorum queue {@code queue} as the first answering node sees them. */

@@ -216,7 +216,8 @@ public final class EmbeddedBroker implements AutoCloseable {
 
   /** {@code base} (queue name and type) pointed at this broker. */
   public AmqpSettings settings(AmqpSettings base) {
-    return new AmqpSettings(uri(), base.queue(), base.queueType());
+    return new AmqpSettings(uri(), base.queue(), base.queueType())
+        .withPartitions(base.partitions());
   }
 
   /** Qpid Broker-J's version, e.g. {@code 10.1.0}. */

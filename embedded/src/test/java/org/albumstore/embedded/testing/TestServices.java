@@ -174,10 +174,12 @@ public final class TestServices {
    */
   public static void deleteTopology(AmqpSettings s) throws Exception {
     try (Connection c = AmqpConnections.open(s, "it-admin")) {
-      deleteIfPresent(c, ch -> ch.queueDelete(s.queue()));
-      deleteIfPresent(c, ch -> ch.queueDelete(s.deadLetterQueue()));
-      deleteIfPresent(c, ch -> ch.exchangeDelete(s.exchange()));
-      deleteIfPresent(c, ch -> ch.exchangeDelete(s.deadLetterExchange()));
+      for (AmqpSettings.Partition p : s.partitionList()) {
+        deleteIfPresent(c, ch -> ch.queueDelete(p.queue()));
+        deleteIfPresent(c, ch -> ch.queueDelete(p.deadLetterQueue()));
+        deleteIfPresent(c, ch -> ch.exchangeDelete(p.exchange()));
+        deleteIfPresent(c, ch -> ch.exchangeDelete(p.deadLetterExchange()));
+      }
       deleteIfPresent(c, ch -> ch.exchangeDelete(s.commitsExchange()));
     }
   }

@@ -124,10 +124,11 @@ public final class BrokerConnector implements AutoCloseable {
         return false;
       }
       log.info(
-          "Connected to {} and declared queue {} ({})",
+          "Connected to {} and declared queue {} ({}, {} partition(s))",
           settings.redactedUri(),
           settings.queue(),
-          settings.queueType().wireName());
+          settings.queueType().wireName(),
+          settings.partitions());
       return true;
     } catch (Exception e) {
       if (c != null) {

@@ -53,6 +53,7 @@ public final class ConfirmedPublisher implements AutoCloseable {
       PublisherWorker worker =
           new PublisherWorker(
               name,
+              i,
               bundler,
               broker,
               s.confirmTimeoutMs(),

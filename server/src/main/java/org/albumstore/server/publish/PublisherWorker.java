@@ -14,6 +14,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.BooleanSupplier;
 import org.albumstore.common.amqp.Topology;
+import org.albumstore.common.config.AmqpSettings;
 import org.albumstore.common.event.AlbumVotes;
 import org.albumstore.common.event.EventCodec;
 import org.albumstore.common.event.NewAlbum;
@@ -60,17 +61,24 @@ final class PublisherWorker implements Runnable {
   private final PublishObserver observer;
   private final Set<String> returnedIds = ConcurrentHashMap.newKeySet();
 
+  /** The stream's partitions, taken in turn from a different one in each worker. */
+  private final List<AmqpSettings.Partition> partitions;
+
+  private int nextPartition;
   private Channel channel;
   private long nextChannelAttempt = System.nanoTime();
   private Exception channelError;
   private long failedMessages;
 
   /**
+   * @param index this worker's number in the pool: its first partition, so that the pool's bundles
+   *     spread over the partitions from the start
    * @param stopping true once the publisher stops: the worker publishes only what is queued
    *     already, then ends
    */
   PublisherWorker(
       String name,
+      int index,
       Bundler bundler,
       BrokerConnector broker,
       int confirmTimeoutMs,
@@ -85,6 +93,8 @@ final class PublisherWorker implements Runnable {
     this.maxWaitNanos = TimeUnit.MILLISECONDS.toNanos(confirmTimeoutMs);
     this.stopping = stopping;
     this.observer = observer;
+    this.partitions = broker.settings().partitionList();
+    this.nextPartition = index % partitions.size();
   }
 
   @Override
@@ -174,7 +184,7 @@ final class PublisherWorker implements Runnable {
     returnedIds.clear();
     long confirmedNanos;
     try {
-      ch.basicPublish(broker.settings().exchange(), Topology.ROUTING_KEY, true, props, body);
+      ch.basicPublish(nextExchange(), Topology.ROUTING_KEY, true, props, body);
       ch.waitForConfirmsOrDie(confirmTimeoutMs);
       confirmedNanos = System.nanoTime();
     } catch (InterruptedException e) {
@@ -192,6 +202,18 @@ final class PublisherWorker implements Runnable {
       return () -> rejectAll(live, Rejections.UNROUTABLE, null);
     }
     return confirmed(live, startNanos, confirmedNanos);
+  }
+
+  /**
+   * The exchange of the partition this bundle goes to: each in turn. No affinity of an album to a
+   * partition is needed (the consumers already apply one queue's messages on many channels in no
+   * set order; counters commute, inserts and the ledger are idempotent), so a bundle stays as large
+   * as with one queue.
+   */
+  private String nextExchange() {
+    AmqpSettings.Partition p = partitions.get(nextPartition);
+    nextPartition = (nextPartition + 1) % partitions.size();
+    return p.exchange();
   }
 
   /**

@@ -6,6 +6,8 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import org.albumstore.common.config.CommonSettings;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import picocli.CommandLine;
 import picocli.CommandLine.Model.OptionSpec;
 
@@ -63,5 +65,19 @@ class ConsumerMainTest {
             .execute("redrive", "--quorum-group-size", "100");
     assertThat(code).isEqualTo(CommandLine.ExitCode.USAGE);
     assertThat(err.toString()).contains(CommonSettings.QUORUM_GROUP_SIZE.variable());
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"0", "-2", "33"})
+  void aBadPartitionCountIsRefusedAtStartInOneLine(String partitions) {
+    StringWriter err = new StringWriter();
+    int code =
+        new CommandLine(new ConsumerMain())
+            .setErr(new PrintWriter(err))
+            .execute("--queue-partitions", partitions);
+    assertThat(code).isEqualTo(CommandLine.ExitCode.USAGE);
+    assertThat(err.toString().strip().lines())
+        .singleElement(org.assertj.core.api.InstanceOfAssertFactories.STRING)
+        .contains(CommonSettings.QUEUE_PARTITIONS.variable(), "between 1 and 32");
   }
 }

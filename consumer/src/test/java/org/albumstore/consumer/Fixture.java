@@ -64,6 +64,12 @@ final class Fixture implements AutoCloseable {
     return new Fixture(TestServices.declare(s), TestServices.database());
   }
 
+  /** A fixture whose stream has {@code partitions} queues, all declared. */
+  static Fixture create(String testName, int partitions) throws Exception {
+    AmqpSettings s = TestServices.amqp(testName).withPartitions(partitions);
+    return new Fixture(TestServices.declare(s), TestServices.database());
+  }
+
   /** Settings for tests: no stats noise, everything else explicit. */
   static ConsumerSettings settings(int connections, int channels, int prefetch, int batch) {
     return new ConsumerSettings(
@@ -83,7 +89,13 @@ final class Fixture implements AutoCloseable {
   }
 
   void publish(byte[] body, AMQP.BasicProperties props) throws Exception {
-    publisher.basicPublish(amqp.exchange(), Topology.ROUTING_KEY, props, body);
+    publish(amqp.partition(0), body, props);
+  }
+
+  /** Publishes to one partition's exchange and waits for the confirm. */
+  void publish(AmqpSettings.Partition to, byte[] body, AMQP.BasicProperties props)
+      throws Exception {
+    publisher.basicPublish(to.exchange(), Topology.ROUTING_KEY, props, body);
     publisher.waitForConfirmsOrDie(10_000);
   }
 

@@ -132,7 +132,7 @@ public record AmqpSettings(
     if (partitions < 1 || partitions > MAX_PARTITIONS) {
       throw new IllegalArgumentException(
           CommonSettings.QUEUE_PARTITIONS.variable()
-              + " must be 1 to "
+              + " must be between 1 and "
               + MAX_PARTITIONS
               + ", was "
               + partitions);

@@ -16,11 +16,16 @@ final class Queues {
 
   /** Takes (and acks) every message now in the queue, decoded; at most {@code max}. */
   static List<WriteBundle> take(AmqpSettings s, int max) throws Exception {
+    return take(s, s.queue(), max);
+  }
+
+  /** As {@link #take(AmqpSettings, int)}, from {@code queue} (e.g. a partition's). */
+  static List<WriteBundle> take(AmqpSettings s, String queue, int max) throws Exception {
     List<WriteBundle> out = new ArrayList<>();
     try (Connection c = AmqpConnections.open(s, "it-reader");
         Channel ch = c.createChannel()) {
       for (int i = 0; i < max; i++) {
-        GetResponse r = ch.basicGet(s.queue(), true);
+        GetResponse r = ch.basicGet(queue, true);
         if (r == null) {
           break;
         }

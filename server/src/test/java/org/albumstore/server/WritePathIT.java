@@ -228,4 +228,34 @@ class WritePathIT {
     assertThat(r.status()).isEqualTo(200);
     assertThat(r.json()).isEqualTo(Map.of("status", "UP", "broker", "UP", "database", "UP"));
   }
+
+  @Test
+  void aServerWithMorePartitionsDeclaresThemAtStartAndSpreadsItsBundlesOverAll() throws Exception {
+    // The stream had one queue (the server of @BeforeEach); this one starts with three.
+    AmqpSettings three = amqp.withPartitions(3);
+    Map<String, String> env = new HashMap<>(TestServices.overrides(three, TestServices.database()));
+    env.put(CommonSettings.HTTP_PORT.variable(), "0");
+    try (AlbumStoreServer grown = AlbumStoreServer.start(Env.system().withOverrides(env))) {
+      for (AmqpSettings.Partition p : three.partitionList()) {
+        assertThat(TestServices.messageCount(three, p.queue()))
+            .as(p.queue() + " declared before anything is published")
+            .isZero();
+      }
+      Api grownApi = new Api(grown.baseUrl());
+      for (int i = 0; i < 30; i++) {
+        assertThat(grownApi.post("/review/like/" + UUID.randomUUID()).status()).isEqualTo(200);
+      }
+      int writes = 0;
+      for (AmqpSettings.Partition p : three.partitionList()) {
+        List<WriteBundle> messages = Queues.take(three, p.queue(), 100);
+        assertThat(messages).as(p.queue()).isNotEmpty();
+        for (WriteBundle b : messages) {
+          writes += b.reviews().size() + b.votes().stream().mapToInt(v -> v.likes()).sum();
+        }
+      }
+      assertThat(writes).isEqualTo(30);
+    } finally {
+      TestServices.deleteTopology(three);
+    }
+  }
 }

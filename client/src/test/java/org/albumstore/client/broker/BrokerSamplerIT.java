@@ -34,7 +34,8 @@ class BrokerSamplerIT {
 
   @BeforeEach
   void declare() throws Exception {
-    settings = TestServices.declare(TestServices.amqp("client-sampler"));
+    // Three partitions: every depth below is the sum over them (the messages go round-robin).
+    settings = TestServices.declare(TestServices.amqp("client-sampler").withPartitions(3));
   }
 
   @AfterEach
@@ -48,7 +49,7 @@ class BrokerSamplerIT {
       ch.confirmSelect();
       for (int i = 0; i < n; i++) {
         ch.basicPublish(
-            settings.exchange(),
+            settings.partition(i % settings.partitions()).exchange(),
             Topology.ROUTING_KEY,
             MessageProperties.PERSISTENT_BASIC,
             ("m" + i).getBytes(StandardCharsets.UTF_8));
@@ -60,9 +61,11 @@ class BrokerSamplerIT {
   private void consumeAll() throws Exception {
     try (Connection c = AmqpConnections.open(settings, "it-client-consumer");
         Channel ch = c.createChannel()) {
-      GetResponse r;
-      while ((r = ch.basicGet(settings.queue(), false)) != null) {
-        ch.basicAck(r.getEnvelope().getDeliveryTag(), false);
+      for (AmqpSettings.Partition p : settings.partitionList()) {
+        GetResponse r;
+        while ((r = ch.basicGet(p.queue(), false)) != null) {
+          ch.basicAck(r.getEnvelope().getDeliveryTag(), false);
+        }
       }
     }
   }

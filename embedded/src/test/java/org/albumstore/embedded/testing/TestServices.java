@@ -216,6 +216,7 @@ public final class TestServices {
     return Map.of(
         CommonSettings.AMQP_URI.variable(), amqp.uri(),
         CommonSettings.QUEUE.variable(), amqp.queue(),
+        CommonSettings.QUEUE_PARTITIONS.variable(), Integer.toString(amqp.partitions()),
         CommonSettings.QUEUE_TYPE.variable(), amqp.queueType().wireName(),
         CommonSettings.JDBC_URL.variable(), db.jdbcUrl(),
         CommonSettings.DB_USER.variable(), db.user(),

@@ -189,15 +189,15 @@ public final class AlbumStoreConsumer implements AutoCloseable {
     startWorkers(settings, config, factory, instance);
     reporter = new RateReporter(metrics, settings.statsIntervalSeconds());
     log.info(
-        "consuming {} ({} partition(s)) with {} connections x {} channels, prefetch {}, batches of"
-            + " up to {} (wait {} ms)",
+        "consuming {} with {} connections x {} channels, prefetch {}, batches of up to {} (wait {}"
+            + " ms), {} partition(s)",
         amqp.queue(),
-        amqp.partitions(),
         settings.connections(),
         settings.channelsPerConnection(),
         settings.prefetch(),
         settings.batchSize(),
-        settings.batchWaitMillis());
+        settings.batchWaitMillis(),
+        amqp.partitions());
   }
 
   private void applySchema(DatabaseSettings database) throws SQLException {

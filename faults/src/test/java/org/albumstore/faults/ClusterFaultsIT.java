@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import org.albumstore.embedded.cluster.Partition;
 import org.albumstore.embedded.cluster.RabbitCluster;
 import org.albumstore.faults.harness.ClusterStack;
@@ -19,7 +20,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The cluster topology broken the ways production breaks, each under load through the balancer:
- * three RabbitMQ nodes (quorum queue, 3 members) behind HAProxy in {@code mode tcp}, two server
+ * three RabbitMQ nodes (the write stream over {@value ClusterWorld#PARTITIONS} quorum queues of 3
+ * members each, their leaders on different nodes; C1 and C6 break partition 0's leader's node)
+ * behind HAProxy in {@code mode tcp}, two server
  * processes behind HAProxy in {@code mode http} ({@code leastconn}, {@code /health}), consumer
  * processes, the shared test database. Every scenario ends with the ledger audit exact: every
  * acknowledged write applied once, nothing counted twice.
@@ -120,6 +123,12 @@ class ClusterFaultsIT {
       throws Exception {
     try (ClusterWorld w = cluster.world("s1-leader-kill")) {
       w.start(2);
+      Map<String, String> leaders = brokers.leaders();
+      assertThat(w.amqp().partitionList())
+          .as("the partitions' leaders, one per node: " + leaders)
+          .extracting(p -> leaders.get(p.queue()))
+          .doesNotContainNull()
+          .doesNotHaveDuplicates();
       WriteLoad load = w.load();
       try {
         load.awaitAcked(load.plannedWrites() / 4, Duration.ofSeconds(60));

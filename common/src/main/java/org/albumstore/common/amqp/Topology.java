@@ -51,22 +51,24 @@ public final class Topology {
   public static final String LEADER_LOCATOR_ARGUMENT = "x-queue-leader-locator";
 
   public static void declare(Channel channel, AmqpSettings s) throws IOException {
+    Map<String, Object> typeOnly = Map.of("x-queue-type", s.queueType().wireName());
+    // Every write queue before any dead-letter queue: a balanced leader goes to the node with the
+    // fewest leaders, and the dead-letter queues' leaders would count.
     for (AmqpSettings.Partition p : s.partitionList()) {
-      declare(channel, s, p);
+      channel.exchangeDeclare(p.deadLetterExchange(), BuiltinExchangeType.FANOUT, true);
+      declareWriteQueue(channel, s, p, typeOnly);
+    }
+    for (AmqpSettings.Partition p : s.partitionList()) {
+      channel.queueDeclare(p.deadLetterQueue(), true, false, false, typeOnly);
+      channel.queueBind(p.deadLetterQueue(), p.deadLetterExchange(), "");
     }
     // Durable so that it outlives a broker restart like the rest; what it carries is not kept.
     channel.exchangeDeclare(s.commitsExchange(), BuiltinExchangeType.FANOUT, true);
   }
 
-  private static void declare(Channel channel, AmqpSettings s, AmqpSettings.Partition p)
+  private static void declareWriteQueue(
+      Channel channel, AmqpSettings s, AmqpSettings.Partition p, Map<String, Object> typeOnly)
       throws IOException {
-    Map<String, Object> typeOnly = new HashMap<>();
-    typeOnly.put("x-queue-type", s.queueType().wireName());
-
-    channel.exchangeDeclare(p.deadLetterExchange(), BuiltinExchangeType.FANOUT, true);
-    channel.queueDeclare(p.deadLetterQueue(), true, false, false, typeOnly);
-    channel.queueBind(p.deadLetterQueue(), p.deadLetterExchange(), "");
-
     Map<String, Object> queueArgs = new HashMap<>(typeOnly);
     queueArgs.put("x-dead-letter-exchange", p.deadLetterExchange());
     boolean quorum = s.queueType() == AmqpSettings.QueueType.QUORUM;

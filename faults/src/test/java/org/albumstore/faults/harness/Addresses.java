@@ -37,9 +37,10 @@ public final class Addresses {
     String rest = (u.getRawPath() == null ? "" : u.getRawPath());
     String query = u.getRawQuery() == null ? "" : "?" + u.getRawQuery();
     return new AmqpSettings(
-        u.getScheme() + "://" + authority + ":" + port + rest + query,
-        amqp.queue(),
-        amqp.queueType());
+            u.getScheme() + "://" + authority + ":" + port + rest + query,
+            amqp.queue(),
+            amqp.queueType())
+        .withPartitions(amqp.partitions());
   }
 
   public static DatabaseSettings viaPort(DatabaseSettings db, int port) {

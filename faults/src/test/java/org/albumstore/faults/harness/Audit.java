@@ -92,13 +92,25 @@ public final class Audit implements AutoCloseable {
     this.channel = broker.createChannel();
   }
 
-  /** Messages in the write queue (on Qpid also those delivered but unacknowledged). */
+  /**
+   * Messages in the write queue, over all its partitions (on Qpid also those delivered but
+   * unacknowledged).
+   */
   public long queued() throws Exception {
-    return channel.queueDeclarePassive(amqp.queue()).getMessageCount();
+    long n = 0;
+    for (AmqpSettings.Partition p : amqp.partitionList()) {
+      n += channel.queueDeclarePassive(p.queue()).getMessageCount();
+    }
+    return n;
   }
 
+  /** Messages in the partitions' dead-letter queues. */
   public long deadLetters() throws Exception {
-    return channel.queueDeclarePassive(amqp.deadLetterQueue()).getMessageCount();
+    long n = 0;
+    for (AmqpSettings.Partition p : amqp.partitionList()) {
+      n += channel.queueDeclarePassive(p.deadLetterQueue()).getMessageCount();
+    }
+    return n;
   }
 
   /** Likes plus dislikes over the ledger's albums. */

@@ -19,6 +19,12 @@ import org.apache.hc.core5.util.Timeout;
 
 /** One test's queue, server processes and consumer processes on a shared {@link ClusterStack}. */
 public final class ClusterWorld implements AutoCloseable {
+  /**
+   * Queues of every cluster test's write stream: three, one per node, so that each scenario also
+   * proves what partitions must keep (nothing lost, nothing counted twice, with leaders spread).
+   */
+  public static final int PARTITIONS = 3;
+
   private static final Duration DRAIN_DELAY = Duration.ofSeconds(3);
 
   private final ClusterStack stack;
@@ -41,7 +47,8 @@ public final class ClusterWorld implements AutoCloseable {
             "",
             "faults.cluster." + runId,
             QueueType.QUORUM,
-            3);
+            3,
+            PARTITIONS);
   }
 
   public AmqpSettings amqp() {

@@ -89,6 +89,7 @@ public final class ConsumerProcess implements AutoCloseable {
     Map<String, String> flags = new LinkedHashMap<>();
     flags.put("--amqp-uri", amqp.uri());
     flags.put("--queue", amqp.queue());
+    flags.put("--queue-partitions", Integer.toString(amqp.partitions()));
     flags.put("--queue-type", amqp.queueType().wireName());
     flags.put("--jdbc-url", db.jdbcUrl());
     flags.put("--db-user", db.user());

@@ -44,17 +44,19 @@ public final class Leftovers {
         new ArrayList<>(); // per message: [first event, end event, first album, end album]
     try (Connection c = AmqpConnections.open(amqp, "faults-leftovers");
         Channel ch = c.createChannel()) {
-      GetResponse r;
-      while (ranges.size() < max && (r = ch.basicGet(amqp.queue(), false)) != null) {
-        WriteBundle b = EventCodec.decode(r.getBody());
-        int e0 = events.size();
-        int a0 = albums.size();
-        b.reviews().stream().map(Review::eventId).forEach(events::add);
-        if (b.id() != null) {
-          events.add(b.id()); // the ledger key of the message's unkeyed reviews
+      for (AmqpSettings.Partition p : amqp.partitionList()) {
+        GetResponse r;
+        while (ranges.size() < max && (r = ch.basicGet(p.queue(), false)) != null) {
+          WriteBundle b = EventCodec.decode(r.getBody());
+          int e0 = events.size();
+          int a0 = albums.size();
+          b.reviews().stream().map(Review::eventId).forEach(events::add);
+          if (b.id() != null) {
+            events.add(b.id()); // the ledger key of the message's unkeyed reviews
+          }
+          b.albums().stream().map(NewAlbum::albumId).forEach(albums::add);
+          ranges.add(new int[] {e0, events.size(), a0, albums.size()});
         }
-        b.albums().stream().map(NewAlbum::albumId).forEach(albums::add);
-        ranges.add(new int[] {e0, events.size(), a0, albums.size()});
       }
       // Closing the channel without acks returns every message to the queue.
     }

@@ -16,9 +16,9 @@ import org.albumstore.common.event.Vote;
 import org.albumstore.common.event.WriteBundle;
 
 /**
- * Everything the server published to a queue nobody consumes: read (and removed) message by
- * message, decoded, and counted per album ID and per "albumId|vote", to be compared with the writes
- * that were answered 2xx.
+ * Everything the server published to a queue (every partition of it) nobody consumes: read (and
+ * removed) message by message, decoded, and counted per album ID and per "albumId|vote", to be
+ * compared with the writes that were answered 2xx.
  */
 public record QueueContents(
     long messages, long undecodable, Map<String, Long> albums, Map<String, Long> reviews) {
@@ -30,28 +30,30 @@ public record QueueContents(
     long undecodable = 0;
     try (Connection c = AmqpConnections.open(amqp, "faults-queue-reader");
         Channel ch = c.createChannel()) {
-      GetResponse r;
-      while (messages < maxMessages && (r = ch.basicGet(amqp.queue(), true)) != null) {
-        messages++;
-        try {
-          WriteBundle b = EventCodec.decode(r.getBody());
-          for (NewAlbum a : b.albums()) {
-            albums.merge(a.albumId(), 1L, Long::sum);
-          }
-          for (Review v : b.reviews()) {
-            reviews.merge(v.albumId() + "|" + v.vote().wire(), 1L, Long::sum);
-          }
-          for (AlbumVotes v : b.votes()) {
-            if (v.likes() > 0) {
-              reviews.merge(v.albumId() + "|" + Vote.LIKE.wire(), (long) v.likes(), Long::sum);
+      for (AmqpSettings.Partition p : amqp.partitionList()) {
+        GetResponse r;
+        while (messages < maxMessages && (r = ch.basicGet(p.queue(), true)) != null) {
+          messages++;
+          try {
+            WriteBundle b = EventCodec.decode(r.getBody());
+            for (NewAlbum a : b.albums()) {
+              albums.merge(a.albumId(), 1L, Long::sum);
             }
-            if (v.dislikes() > 0) {
-              reviews.merge(
-                  v.albumId() + "|" + Vote.DISLIKE.wire(), (long) v.dislikes(), Long::sum);
+            for (Review v : b.reviews()) {
+              reviews.merge(v.albumId() + "|" + v.vote().wire(), 1L, Long::sum);
             }
+            for (AlbumVotes v : b.votes()) {
+              if (v.likes() > 0) {
+                reviews.merge(v.albumId() + "|" + Vote.LIKE.wire(), (long) v.likes(), Long::sum);
+              }
+              if (v.dislikes() > 0) {
+                reviews.merge(
+                    v.albumId() + "|" + Vote.DISLIKE.wire(), (long) v.dislikes(), Long::sum);
+              }
+            }
+          } catch (InvalidMessageException e) {
+            undecodable++;
           }
-        } catch (InvalidMessageException e) {
-          undecodable++;
         }
       }
     }

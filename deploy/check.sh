@@ -44,6 +44,7 @@ combinations=(
   "SSH key pair and a chosen broker name|KeyName=my-key BrokerName=albumstore-broker"
   "3 servers behind the ALB|UseLoadBalancer=true ServerCount=3"
   "3-node broker cluster with quorum queues|BrokerDeploymentMode=CLUSTER_MULTI_AZ QueueType=quorum"
+  "3-node broker cluster, 3 queue partitions|BrokerDeploymentMode=CLUSTER_MULTI_AZ QueueType=quorum QueuePartitions=3"
   "RabbitMQ 4.2 on mq.m7g.large|BrokerEngineVersion=4.2 BrokerInstanceType=mq.m7g.large"
   "RabbitMQ 4.2 cluster, quorum queues, ALB|BrokerEngineVersion=4.2 BrokerInstanceType=mq.m7g.large BrokerDeploymentMode=CLUSTER_MULTI_AZ QueueType=quorum UseLoadBalancer=true ServerCount=2"
   "smoke test: mq.t3.micro broker|BrokerInstanceType=mq.t3.micro"

@@ -38,7 +38,7 @@ echo "bootstrap: role $role, $(date -u +%FT%TZ)"
 # shellcheck source=/dev/null
 . /etc/albumstore/stack.env
 : "${STACK_NAME:?} ${STACK_REGION:?} ${SIGNAL_RESOURCE:?} ${ARTIFACT_URL:?} ${BROKER_ENDPOINT:?}"
-: "${BROKER_SECRET:?} ${DB_HOST:?} ${DB_PORT:?} ${DB_NAME:?} ${DB_SECRET:?} ${QUEUE_NAME:?} ${QUEUE_TYPE:?}"
+: "${BROKER_SECRET:?} ${DB_HOST:?} ${DB_PORT:?} ${DB_NAME:?} ${DB_SECRET:?} ${QUEUE_NAME:?} ${QUEUE_TYPE:?} ${QUEUE_PARTITIONS:?}"
 broker_address=$(amqps_address "$BROKER_ENDPOINT")
 export AWS_DEFAULT_REGION=$STACK_REGION
 dist=/opt/albumstore
@@ -87,6 +87,7 @@ common_settings() {
 ALBUMSTORE_AMQP_URI=$amqp_uri
 ALBUMSTORE_QUEUE=$QUEUE_NAME
 ALBUMSTORE_QUEUE_TYPE=$QUEUE_TYPE
+ALBUMSTORE_QUEUE_PARTITIONS=$QUEUE_PARTITIONS
 ALBUMSTORE_JDBC_URL=$jdbc_url
 ALBUMSTORE_DB_USER=$db_user
 ALBUMSTORE_DB_PASSWORD=$db_password

@@ -1,5 +1,6 @@
 """cfn-lint rules E9101 and E9102: the template's Rules hold, and every value matches its parameter's
-AllowedPattern, for the parameter values given with --parameters.
+AllowedPattern (and a Number's MinValue and MaxValue), for the parameter values given with
+--parameters.
 
 CloudFormation evaluates a template's Rules before it creates anything, so a combination they
 forbid (several servers without the load balancer, RabbitMQ 4.2 off mq.m7g, a clustered
@@ -13,6 +14,8 @@ reported as one this rule cannot evaluate rather than passed silently.
 
 AllowedPattern: cfn-lint 1.51's parameter check (E2900) applies AllowedValues but looks for the
 key "Pattern", so it never applies AllowedPattern (e.g. BrokerName's 50-character limit); E9102 does.
+Nor does it apply a Number's MinValue and MaxValue to given values (QueuePartitions=0 passed it);
+E9102 does.
 """
 
 import re
@@ -89,10 +92,10 @@ class RulesHoldForTheParameters(CloudFormationLintRule):
 
 class ValuesMatchAllowedPattern(CloudFormationLintRule):
     id = "E9102"
-    shortdesc = "Given parameter values match AllowedPattern"
+    shortdesc = "Given parameter values match AllowedPattern, MinValue and MaxValue"
     description = (
         "Matches each value given with --parameters against its parameter's AllowedPattern "
-        "(the whole value, as CloudFormation does)"
+        "(the whole value, as CloudFormation does) and, for a Number, its MinValue and MaxValue"
     )
     source_url = "https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/parameters-section-structure.html"
     tags = ["parameters"]
@@ -102,12 +105,26 @@ class ValuesMatchAllowedPattern(CloudFormationLintRule):
         parameters = cfn.template.get("Parameters", {})
         for parameter_set in cfn.context.parameter_sets or []:
             for name, value in parameter_set.parameters.items():
-                pattern = parameters.get(name, {}).get("AllowedPattern")
-                if pattern is not None and not re.fullmatch(pattern, str(value)):
+                for key, problem in problems(parameters.get(name, {}), str(value)):
                     matches.append(
-                        RuleMatch(
-                            ["Parameters", name, "AllowedPattern"],
-                            f"{name}={value!r} does not match AllowedPattern {pattern}",
-                        )
+                        RuleMatch(["Parameters", name, key], f"{name}={value!r} {problem}")
                     )
         return matches
+
+
+def problems(parameter, value):
+    """(key, what is wrong) for each constraint of the parameter that the value breaks."""
+    pattern = parameter.get("AllowedPattern")
+    if pattern is not None and not re.fullmatch(pattern, value):
+        yield "AllowedPattern", f"does not match AllowedPattern {pattern}"
+    if parameter.get("Type") != "Number":
+        return
+    try:
+        number = float(value)
+    except ValueError:
+        yield "Type", "is not a number"
+        return
+    if "MinValue" in parameter and number < float(parameter["MinValue"]):
+        yield "MinValue", f"is below MinValue {parameter['MinValue']}"
+    if "MaxValue" in parameter and number > float(parameter["MaxValue"]):
+        yield "MaxValue", f"is above MaxValue {parameter['MaxValue']}"

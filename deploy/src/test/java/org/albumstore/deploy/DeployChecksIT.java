@@ -45,6 +45,8 @@ class DeployChecksIT {
           "3 servers behind the ALB (UseLoadBalancer=true ServerCount=3)",
           "3-node broker cluster with quorum queues"
               + " (BrokerDeploymentMode=CLUSTER_MULTI_AZ QueueType=quorum)",
+          "3-node broker cluster, 3 queue partitions"
+              + " (BrokerDeploymentMode=CLUSTER_MULTI_AZ QueueType=quorum QueuePartitions=3)",
           "RabbitMQ 4.2 on mq.m7g.large",
           "RabbitMQ 4.2 cluster, quorum queues, ALB",
           "smoke test: mq.t3.micro broker",
@@ -174,6 +176,8 @@ class DeployChecksIT {
         "BrokerName=a-broker-name-of-51-characters-is-one-too-many-xxxx"
             + " | E9102 BrokerName='a-broker-name-of-51-characters-is-one-too-many-xxxx'",
         "BrokerName=albumstore.broker | E9102 BrokerName='albumstore.broker'",
+        "QueuePartitions=0 | E9102 QueuePartitions='0' is below MinValue 1",
+        "QueuePartitions=33 | E9102 QueuePartitions='33' is above MaxValue 32",
         "BrokerInstanceType=mq.m5.xlarge | E2900 'mq.m5.xlarge' is not one of",
         "BrokerEngineVersion=3.12 | E2900 '3.12' is not one of"
       })

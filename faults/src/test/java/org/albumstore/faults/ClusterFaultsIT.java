@@ -22,10 +22,10 @@ import org.junit.jupiter.api.Test;
  * The cluster topology broken the ways production breaks, each under load through the balancer:
  * three RabbitMQ nodes (the write stream over {@value ClusterWorld#PARTITIONS} quorum queues of 3
  * members each, their leaders on different nodes; C1 and C6 break partition 0's leader's node)
- * behind HAProxy in {@code mode tcp}, two server
- * processes behind HAProxy in {@code mode http} ({@code leastconn}, {@code /health}), consumer
- * processes, the shared test database. Every scenario ends with the ledger audit exact: every
- * acknowledged write applied once, nothing counted twice.
+ * behind HAProxy in {@code mode tcp}, two server processes behind HAProxy in {@code mode http}
+ * ({@code leastconn}, {@code /health}), consumer processes, the shared test database. Every
+ * scenario ends with the ledger audit exact: every acknowledged write applied once, nothing counted
+ * twice.
  *
  * <p>The cluster and the balancer are shared by the scenarios (starting three nodes takes half a
  * minute); each scenario has its own queue, servers and consumers. The partition (C6) also needs

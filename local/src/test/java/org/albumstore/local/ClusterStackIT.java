@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Pattern;
 import org.albumstore.common.config.CommonSettings;
 import org.albumstore.common.config.DatabaseSettings;
 import org.albumstore.common.config.Env;
@@ -48,6 +49,7 @@ class ClusterStackIT {
     env.put(
         CommonSettings.QUEUE.variable(),
         "it.local.cluster"); // in the cluster's own nodes, gone with them
+    env.put(CommonSettings.QUEUE_PARTITIONS.variable(), "3");
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     ByteArrayOutputStream err = new ByteArrayOutputStream();
     int code =
@@ -78,11 +80,29 @@ class ClusterStackIT {
         .contains("leastconn, /albumstore/health")
         .contains("servers: 2 JVMs")
         .contains("consumers: 2 JVMs")
-        .contains("(quorum, 3 members)")
+        .contains("(3 partition(s), quorum, 3 members each)")
         .containsPattern("verified: 40 albums, 0 mismatches")
         .contains(
             "stopped server 1", "stopped server 2", "stopped consumer 1", "stopped consumer 2")
         .contains("stopped HAProxy", "stopped RabbitMQ cluster");
+    // Three partitions, each led by a different node, as the launcher prints them.
+    String partitions =
+        stdout.lines().filter(l -> l.contains("partitions:")).findFirst().orElseThrow();
+    List<String> leaders =
+        Pattern.compile("(it\\.local\\.cluster(?:\\.\\d)?) led by (\\S+?),?(?= |$)")
+            .matcher(partitions)
+            .results()
+            .map(m -> m.group(1) + "=" + m.group(2))
+            .toList();
+    assertThat(leaders)
+        .as(partitions)
+        .extracting(l -> l.substring(0, l.indexOf('=')))
+        .containsExactly("it.local.cluster", "it.local.cluster.1", "it.local.cluster.2");
+    assertThat(leaders)
+        .as(partitions)
+        .extracting(l -> l.substring(l.indexOf('=') + 1))
+        .doesNotHaveDuplicates()
+        .allMatch(n -> n.endsWith("@localhost"));
     // The report is complete: every server's and consumer's metrics merged per tier, the broker's
     // figures from the cluster's management API; no row without numbers.
     assertThat(stdout.lines().filter(l -> l.contains("n/a")).toList())

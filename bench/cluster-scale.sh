@@ -20,8 +20,7 @@ NAME="${CLUSTER_NAME:-cluster-scale}"
 OUT="$RESULTS/$NAME"; mkdir -p "$OUT"
 COMMAND="bench/cluster-scale.sh $REPS $ITERATIONS \"$SERVERS\" \"$THREADS\" $CONSUMERS"
 log "$COMMAND"
-require_local_jar
-command -v haproxy >/dev/null || [[ -x /usr/sbin/haproxy ]] || { echo "needs haproxy: apt-get install haproxy" >&2; exit 2; }
+require_cluster_launcher
 ensure_database
 machine_json >"$WORK/$NAME-machine.json"
 

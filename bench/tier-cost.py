@@ -215,7 +215,8 @@ def row(first, second, extra):
     per, inst, pg, n, t, dm = b
     x_l, x = n_l / t_l, n / t
     us = lambda sec: 1e6 * sec / n if n else float("nan")
-    dus = lambda tier: 1e6 * (per[tier] / t - per_l[tier] / t_l) / (x - x_l) if x != x_l else float("nan")
+    # one rate (the closed model's two windows): no marginal cost
+    dus = lambda tier: 1e6 * (per[tier] / t - per_l[tier] / t_l) / (x - x_l) if x - x_l > 0.05 * x else float("nan")
     ratio = lambda p, q: p / q if q else float("nan")
     each = lambda tier: "/".join(f"{us(v):.1f}" for (k, _), v in sorted(inst.items()) if k == tier)
     vals = ([f"{us(per[k]):.1f}" for k in TIERS] + [f"{us(sum(per.values())):.1f}"]

@@ -20,19 +20,26 @@
 # bytes per message on the servers' publishing connections, messages per transaction.
 # Runs interleaved, order rotated per repeat. Writes results/${TIER_NAME:-tier-cost}/{data.csv,
 # summary.json,table.md}. Needs rabbitmq-server, haproxy and the local jar.
+# TIER_CLOSED_THREADS=256: the closed model instead (that many client threads for 2 x STEP
+# seconds, no rate): the saturated rate and each tier's cost there (results/tier-cost-saturated/),
+# the measurement bench/capacity.py's 2-core prediction is checked against.
 BENCH_DB="${BENCH_DB:-albumstore_capacity}"
 source "$(dirname "$0")/lib.sh"
 RATES="${1:-500 150}"; CELLS="${2:-1:2 2:2 3:2 1:1 1:4}"; WORKLOADS="${3:-album-reviews reviews}"
 REPS="${4:-1}"; STEP="${5:-35}"; WINDOW="${6:-15}"
+THREADS="${TIER_THREADS:-64}"
+CLOSED="${TIER_CLOSED_THREADS:-}"
 read -r FIRST SECOND <<<"$RATES"
 HIGH=$((FIRST > SECOND ? FIRST : SECOND))
-THREADS="${TIER_THREADS:-64}"
-NAME="${TIER_NAME:-tier-cost}"
+load=(--rate-steps "$FIRST,$SECOND" --step-duration "$STEP" --threads "$THREADS")
+if [[ -n "$CLOSED" ]]; then
+  load=(--threads "$CLOSED" --duration $((2 * STEP))); HIGH="closed-$CLOSED"; FIRST=closed; SECOND="$CLOSED threads"
+fi
+NAME="${TIER_NAME:-tier-cost${CLOSED:+-saturated}}"
 OUT="$RESULTS/$NAME"; mkdir -p "$OUT"
-COMMAND="bench/tier-cost.sh \"$RATES\" \"$CELLS\" \"$WORKLOADS\" $REPS $STEP $WINDOW"
+COMMAND="${CLOSED:+TIER_CLOSED_THREADS=$CLOSED }bench/tier-cost.sh \"$RATES\" \"$CELLS\" \"$WORKLOADS\" $REPS $STEP $WINDOW"
 log "$COMMAND"
-require_local_jar
-command -v haproxy >/dev/null || [[ -x /usr/sbin/haproxy ]] || { echo "needs haproxy: apt-get install haproxy" >&2; exit 2; }
+require_cluster_launcher
 ensure_database
 machine_json >"$WORK/$NAME-machine.json"
 
@@ -53,8 +60,7 @@ for ((rep = 1; rep <= REPS; rep++)); do
     load1=$(cut -d' ' -f1 /proc/loadavg)
     log "rep $rep: $w, $s server(s), $c consumer(s), $FIRST then $SECOND req/s (load $load1)"
     ALBUMSTORE_QUEUE="bench.$NAME.$$.$n" ALBUMSTORE_JDBC_URL="$JDBC_URL" java -jar "$LOCAL_JAR" \
-      --topology cluster --servers "$s" --consumers "$c" --workload "$w" --rate-steps "$FIRST,$SECOND" \
-      --step-duration "$STEP" --threads "$THREADS" --out "$run_dir" >"$run_dir.log" 2>&1 &
+      --topology cluster --servers "$s" --consumers "$c" --workload "$w" "${load[@]}" --out "$run_dir" >"$run_dir.log" 2>&1 &
     lpid=$!
     BENCH_PIDS+=("$lpid")
     ok=true

@@ -7,15 +7,19 @@ Reads, relative to --results (default: the repository's results/):
   tier-cost/data.csv            part 1: CPU µs per request of each tier, by instance count, at a
                                 fixed rate (the marginal µs between two rates: dus_*), writes per
                                 broker message (b), bytes per message, messages per transaction
-  tier-cost-saturated/data.csv  the same harness, closed model at 256 threads: the saturated rate
-                                on this machine (the 2-core check) and the costs at large bundles
+  tier-cost-saturated/data.csv  the same harness, closed model at 256 threads: the costs at large
+                                bundles, where nothing idles
+  tier-cost-saturated/rerun/    a cell of those runs that had to be measured again
+  tier-cost-saturated/check/    a second, later saturated run of the reference cell: the measured
+                                rate the 2-core prediction is checked against
   queue-ceiling/data.csv        part 2a: confirmed messages/s of one quorum queue by message size
   pg-ceiling/data.csv           part 2b: PostgreSQL CPU µs per write and writes/s by batch shape
 
 Model, per workload:
   - service demand per write of tier i, D_i: the CPU seconds of the tier over the writes completed
-    in the saturated runs (where nothing idles and bundles are large), median over their cells;
-    valid where the bundles are at least as large (larger bundles only cost less: part 1);
+    in the saturated run of the reference cell (--check-base, 1 server and 2 consumers: the fewest
+    JVMs sharing the 2 cores; nothing idles and bundles are large); valid where the bundles are at
+    least as large (larger bundles only cost less: part 1);
   - bundle law (group commit, one bundle in flight per server): b = 1 + lambda_s * R, lambda_s the
     writes/s one server takes, R the publish-to-confirm time, fitted from the cells; b <= 256 and
     b * bytes per write <= 512 KiB (the server's bundle limits, its 1 MiB capped by Amazon MQ's
@@ -87,7 +91,8 @@ class Workload:
         rs = [(fnum(r["writes_per_msg"]) - 1) / (fnum(r["rps"]) / int(r["servers"]))
               for r in self.cells if fnum(r["writes_per_msg"]) and fnum(r["rps"])]
         self.confirm_s = st.median(rs) if rs else 0.005
-        bw = [fnum(r["bytes_per_msg"]) / fnum(r["writes_per_msg"]) for r in self.cells + self.sat
+        # at large bundles (the saturated run), where a message's framing is shared by many writes
+        bw = [fnum(r["bytes_per_msg"]) / fnum(r["writes_per_msg"]) for r in (self.sat or self.cells)
               if fnum(r["bytes_per_msg"]) and fnum(r["writes_per_msg"])]
         self.bytes_per_write = st.median(bw) if bw else 1000.0
         txn = [fnum(r["msgs_per_txn"]) for r in self.sat if fnum(r["msgs_per_txn"])]
@@ -148,8 +153,12 @@ def main():
     a = p.parse_args()
     res = os.path.abspath(a.results)
     part1 = rows(os.path.join(res, "tier-cost", "data.csv"))
-    sat_path = os.path.join(res, "tier-cost-saturated", "data.csv")
-    saturated = rows(sat_path) if os.path.exists(sat_path) else []
+    saturated = []
+    for sub in ("", "rerun"):  # rerun/: a cell of the saturated runs measured again in its own run
+        path = os.path.join(res, "tier-cost-saturated", sub, "data.csv")
+        saturated += rows(path) if os.path.exists(path) else []
+    rep_path = os.path.join(res, "tier-cost-saturated", "check", "data.csv")
+    repeats = rows(rep_path) if os.path.exists(rep_path) else []
     queue = rows(os.path.join(res, "queue-ceiling", "data.csv"))
     pg = rows(os.path.join(res, "pg-ceiling", "data.csv"))
     util, P = a.utilisation, a.partitions
@@ -167,14 +176,14 @@ def main():
     print("Queue ceiling Q(S), one quorum queue, " + a.queue_variant + ": "
           + ", ".join(f"{s} B: {q:,.0f} msg/s" for s, q in sorted(qcurve)))
     for name in a.workloads.split(","):
-        w = Workload(name, part1, saturated)
+        w = Workload(name, part1, saturated, cells=[a.check_base])
         if a.bytes_per_write:
             w.bytes_per_write = a.bytes_per_write
         shape = "album-reviews" if name == "album-reviews" else "reviews"
         pgpts = [(int(r["writes_per_txn"]), float(r["pg_us_per_write"])) for r in pg if r["shape"] == shape]
         pgw = [(int(r["writes_per_txn"]), float(r["writes_per_s"])) for r in pg if r["shape"] == shape]
         print(f"\n## {name}\n")
-        print("D_i, µs per write at saturation (median of the saturated cells, b = "
+        print(f"D_i, µs per write at saturation (the saturated {a.check_base} run, b = "
               f"{w.b_sat:.1f} writes/msg): " + ", ".join(f"{t} {w.D[t]:.1f}" for t in TIERS)
               + f"; sum {sum(w.D.values()):.1f}")
         print(f"bundle law: b = 1 + lambda_server x {1000 * (confirm_s or w.confirm_s):.2f} ms; "
@@ -215,10 +224,10 @@ def main():
                   f"{p_needed} | {wtx:.0f}, {dpg:.1f} ({dpg_bench:.1f}), {pg_vcpu:.1f} -> "
                   f"{rds or 'none fits: shard'} | {pg_ceiling:,.0f} | {first} |")
         if not a.no_check and w.sat:
-            check(name, part1, saturated, a.check_base)
+            check(name, part1, saturated, a.check_base, repeats)
 
 
-def check(name, part1, saturated, base):
+def check(name, part1, saturated, base, repeats):
     """The 2-core check: each saturated run's rate predicted as X = C / sum_i D_i, C the CPU
     seconds per second the stack's processes got in that run (2 cores less the machine's other
     jobs), D_i measured in ANOTHER run: the saturated run of cell `base` (flat costs across instance
@@ -232,14 +241,15 @@ def check(name, part1, saturated, base):
           + " | error | predicted from part 1 " + base + " | error |")
     print("|---|---|---|---|---|---|---|---|")
     p1 = [q for q in ref.cells if f"{q['servers']}:{q['consumers']}" == base]
-    for r in [q for q in saturated if q["workload"] == name]:
-        if f"{r['servers']}:{r['consumers']}" == base:
-            continue  # the reference itself
+    others = [("repeat, " + f"{q['servers']}:{q['consumers']}", q) for q in repeats if q["workload"] == name]
+    others += [(f"{q['servers']}:{q['consumers']}", q) for q in saturated if q["workload"] == name
+               and f"{q['servers']}:{q['consumers']}" != base]  # the reference itself left out
+    for label, r in others:
         x_meas = float(r["rps"])
         c = float(r["us_total"]) * x_meas * 1e-6
         x_sat = c / (sum(ref.D.values()) * 1e-6)
         x_p1 = c / (float(p1[0]["us_total"]) * 1e-6) if p1 else float("nan")
-        print(f"| {r['servers']}:{r['consumers']} | {x_meas:,.0f} | {c:.2f} | {float(r['writes_per_msg']):.1f} | "
+        print(f"| {label} | {x_meas:,.0f} | {c:.2f} | {float(r['writes_per_msg']):.1f} | "
               f"{x_sat:,.0f} | {100 * (x_sat - x_meas) / x_meas:+.1f}% | {x_p1:,.0f} | "
               f"{100 * (x_p1 - x_meas) / x_meas:+.0f}% |")
 

@@ -25,9 +25,7 @@ ensure_database
 machine_json >"$WORK/$NAME-machine.json"
 
 read -r -a servers <<<"$SERVERS"
-read -r -a threads <<<"$THREADS"
-cells=()
-for s in "${servers[@]}"; do for t in "${threads[@]}"; do cells+=("$s $t"); done; done
+mapfile -t cells < <(cross "$SERVERS" "$THREADS")
 
 echo "servers,threads,rep,throughput,requests_ok,failed,verified,exit,load1" >"$OUT/data.csv"
 for ((rep = 1; rep <= REPS; rep++)); do

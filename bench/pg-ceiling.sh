@@ -46,9 +46,7 @@ INSERT INTO album_reviews (album_id, likes, dislikes) SELECT gen_random_uuid()::
 COMMIT;
 SQL
 
-read -r -a sizes <<<"$WRITES"
-runs=()
-for shape in album-reviews reviews; do for w in "${sizes[@]}"; do runs+=("$shape $w"); done; done
+mapfile -t runs < <(cross "album-reviews reviews" "$WRITES")
 echo "shape,writes_per_txn,rep,txn_per_s,writes_per_s,rows_per_s,pg_us_per_write,pg_cores,load1" >"$OUT/data.csv"
 for ((rep = 1; rep <= REPS; rep++)); do
   for ((k = 0; k < ${#runs[@]}; k++)); do
@@ -60,8 +58,12 @@ for ((rep = 1; rep <= REPS; rep++)); do
     logf="$WORK/$NAME-$shape-$w-r$rep.log"
     timeout $((SECS + 120)) pgbench -h "$PG_HOST" -p "$PG_PORT" -U postgres -n -M prepared \
       -c "$CLIENTS" -j 2 -T "$SECS" -D writes="$w" -D img="$IMG_HEX" -D imgbytes="$IMG_BYTES" \
-      -f "$WORK/$NAME-$shape.sql" "$BENCH_DB" >"$logf" 2>&1 || { log "pgbench failed: $(tail -3 "$logf")"; continue; }
-    c1=$(python3 "$BENCH_DIR/tier-cost.py" pgcpu "$BENCH_DB")
+      -f "$WORK/$NAME-$shape.sql" "$BENCH_DB" >"$logf" 2>&1 &
+    bench_pid=$!
+    BENCH_PIDS+=("$bench_pid")
+    # the backends' CPU, sampled while they live (c0: the shared processes and idle backends before)
+    c1=$(python3 "$BENCH_DIR/tier-cost.py" pgcpu "$BENCH_DB" "$bench_pid")
+    wait "$bench_pid" || { log "pgbench failed: $(tail -3 "$logf")"; continue; }
     tps=$(grep -Eo 'tps = [0-9.]+' "$logf" | head -1 | grep -Eo '[0-9.]+$')
     txns=$(grep -Eo 'number of transactions actually processed: [0-9]+' "$logf" | grep -Eo '[0-9]+$')
     python3 - "$shape" "$w" "$rep" "$tps" "$txns" "$c0" "$c1" "$SECS" "$load1" <<'PY' | tee -a "$OUT/data.csv"

@@ -10,9 +10,10 @@
       ...; backends of other databases are left out), the client's request count, the servers'
       and consumers' counters (/metrics) and the bytes the broker received on the servers'
       publishing connections (management API of the launcher's cluster).
-  tier-cost.py pgcpu DB
-      prints the CPU seconds PostgreSQL has used for DB so far (its backends and the shared
-      processes, as in a snapshot): bench/pg-ceiling.sh's cost per write.
+  tier-cost.py pgcpu DB [PID]
+      prints the CPU seconds PostgreSQL has used for DB (its backends and the shared processes, as
+      in a snapshot); with PID, sampled every 0.1 s until process PID ends, each process counted at
+      its last sample (backends that exit take their CPU with them): bench/pg-ceiling.sh's cost.
   tier-cost.py row FIRST0 FIRST1 SECOND0 SECOND1 [--header] KEY=VALUE...
       prints one CSV row (the header with --header): per tier the CPU µs per request in the window
       of the higher rate, the marginal µs per request between the two windows, the requests, writes per broker message, wire bytes per message, messages
@@ -235,8 +236,15 @@ def main():
     if sys.argv[1] == "snapshot":
         snapshot(*sys.argv[2:7])
     elif sys.argv[1] == "pgcpu":
-        cpu = classify(processes(), -1, sys.argv[2])
-        print(f"{sum(v for k, v in cpu.items() if k.startswith('postgres:')):.2f}")
+        seen = {}
+        while True:
+            cpu = classify(processes(), -1, sys.argv[2])
+            # by PID: a backend just forked still has the postmaster's title, then gets its own
+            seen.update({k.rsplit(":", 1)[1]: (k, v) for k, v in cpu.items()})
+            if len(sys.argv) < 4 or not os.path.exists(f"/proc/{sys.argv[3]}"):
+                break
+            time.sleep(0.1)
+        print(f"{sum(v for k, v in seen.values() if k.startswith('postgres:')):.2f}")
     elif sys.argv[1] == "row":
         extra = [kv.split("=", 1) for kv in sys.argv[6:] if kv != "--header"]
         if "--header" in sys.argv:

@@ -43,10 +43,7 @@ require_cluster_launcher
 ensure_database
 machine_json >"$WORK/$NAME-machine.json"
 
-read -r -a cells <<<"$CELLS"
-read -r -a workloads <<<"$WORKLOADS"
-runs=()
-for w in "${workloads[@]}"; do for c in "${cells[@]}"; do runs+=("$w $c"); done; done
+mapfile -t runs < <(cross "$WORKLOADS" "$CELLS")
 
 hdr=(--header)
 n=0

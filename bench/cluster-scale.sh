@@ -20,15 +20,12 @@ NAME="${CLUSTER_NAME:-cluster-scale}"
 OUT="$RESULTS/$NAME"; mkdir -p "$OUT"
 COMMAND="bench/cluster-scale.sh $REPS $ITERATIONS \"$SERVERS\" \"$THREADS\" $CONSUMERS"
 log "$COMMAND"
-require_local_jar
-command -v haproxy >/dev/null || [[ -x /usr/sbin/haproxy ]] || { echo "needs haproxy: apt-get install haproxy" >&2; exit 2; }
+require_cluster_launcher
 ensure_database
 machine_json >"$WORK/$NAME-machine.json"
 
 read -r -a servers <<<"$SERVERS"
-read -r -a threads <<<"$THREADS"
-cells=()
-for s in "${servers[@]}"; do for t in "${threads[@]}"; do cells+=("$s $t"); done; done
+mapfile -t cells < <(cross "$SERVERS" "$THREADS")
 
 echo "servers,threads,rep,throughput,requests_ok,failed,verified,exit,load1" >"$OUT/data.csv"
 for ((rep = 1; rep <= REPS; rep++)); do

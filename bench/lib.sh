@@ -59,6 +59,20 @@ require_local_jar() {
   [[ -f "$LOCAL_JAR" ]] || { echo "missing $LOCAL_JAR: run 'mvn -B -pl local -am package -DskipTests'" >&2; exit 2; }
 }
 
+# cross "A B" "X Y": every pair of the two space-separated lists, one "a x" per line, the first
+# list's order outermost (the cells of a design, for `mapfile -t cells < <(cross ...)`).
+cross() {
+  local a b
+  for a in $1; do for b in $2; do echo "$a $b"; done; done
+}
+
+# What `albumstore-local.jar --topology cluster` needs: the local jar and HAProxy (RabbitMQ: the
+# launcher says so itself).
+require_cluster_launcher() {
+  require_local_jar
+  command -v haproxy >/dev/null || [[ -x /usr/sbin/haproxy ]] || { echo "needs haproxy: apt-get install haproxy" >&2; exit 2; }
+}
+
 # start_cluster N: a RabbitMQ cluster of N nodes of the installed RabbitMQ in the background
 # (RabbitClusterMain of the local jar: the same code as the tests and the cluster stack, never the
 # machine's own node); prints the PIDs to stop (the launcher, and the

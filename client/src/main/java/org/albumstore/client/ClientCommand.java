@@ -154,7 +154,8 @@ final class ClientCommand {
       description = {
         "What a writer iteration does: album-reviews = POST /albums, 2 likes, 1 dislike;"
             + " post-get = POST /albums, then GET /albums/{id} of that album (the course's"
-            + " assignment 2).",
+            + " assignment 2); reviews = 2 likes and 1 dislike of an album ID no POST created"
+            + " (POST /review only).",
         "Default: album-reviews."
       })
   String workload;

@@ -106,6 +106,11 @@ public final class VirtualUser {
   }
 
   private CompletableFuture<Void> iteration(int i) {
+    if (workload == Workload.REVIEWS) {
+      String albumId = keys.key(user, i, "r");
+      recent.add(albumId);
+      return review(i, albumId, ledger.add(albumId), 0);
+    }
     return due()
         .thenCompose(due -> api.createAlbum(keys.key(user, i, "a"), due))
         .thenCompose(created -> afterCreate(i, created));

@@ -68,6 +68,12 @@ public final class WriterLoop implements Runnable {
   }
 
   private void iteration(int i) throws InterruptedException {
+    if (workload == Workload.REVIEWS) {
+      String albumId = keys.key(thread, i, "r");
+      recent.add(albumId);
+      reviews(i, albumId, ledger.add(albumId));
+      return;
+    }
     Optional<String> created = api.createAlbum(keys.key(thread, i, "a"), pacer.awaitNext());
     if (created.isEmpty()) {
       return;
@@ -83,6 +89,10 @@ public final class WriterLoop implements Runnable {
     if (job.readBack()) {
       api.getAlbum(albumId, System.nanoTime());
     }
+    reviews(i, albumId, index);
+  }
+
+  private void reviews(int i, String albumId, int index) throws InterruptedException {
     for (int r = 0; r < REVIEWS.length; r++) {
       boolean ok =
           api.review(REVIEWS[r], albumId, keys.key(thread, i, STEPS[r]), pacer.awaitNext());

@@ -114,6 +114,25 @@ class VirtualUserTest {
   }
 
   @Test
+  void theReviewsWorkloadReviewsAnAlbumIdOfItsOwnEachIterationAndCreatesNone() throws Exception {
+    FakeApi api = new FakeApi();
+    LedgerSegment ledger = new LedgerSegment();
+    user(api, Workload.REVIEWS, Pacer.UNPACED, "t7", 2, ledger).start().get(10, TimeUnit.SECONDS);
+
+    assertThat(api.calls)
+        .containsExactly(
+            "POST /review/like/run1-t7-0-r run1-t7-0-l1",
+            "POST /review/like/run1-t7-0-r run1-t7-0-l2",
+            "POST /review/dislike/run1-t7-0-r run1-t7-0-d",
+            "POST /review/like/run1-t7-1-r run1-t7-1-l1",
+            "POST /review/like/run1-t7-1-r run1-t7-1-l2",
+            "POST /review/dislike/run1-t7-1-r run1-t7-1-d");
+    assertThat(ledger.size()).isEqualTo(2);
+    assertThat(ledger.expected(0)).isEqualTo(new ExpectedCounts("run1-t7-0-r", 2, 0, 1, 0));
+    assertThat(ledger.expected(1)).isEqualTo(new ExpectedCounts("run1-t7-1-r", 2, 0, 0, 1));
+  }
+
+  @Test
   void aUserReadingBackReadsItsAlbumAfterThe200AndItsCountsAfterEachReview() throws Exception {
     FakeApi api = new FakeApi();
     user(api, Workload.ALBUM_REVIEWS, Pacer.UNPACED, "t7", 1, new LedgerSegment())

@@ -170,7 +170,7 @@ def main():
             qpts.setdefault(int(r["size"]), []).append(float(r["publish_msgs_per_s"]))
     qcurve = [(s, st.median(v)) for s, v in qpts.items()]
 
-    print(f"Inputs: results in {res}; target utilisation {util}; P = {P} queue(s); server "
+    print(f"Inputs: results in {os.path.relpath(res)}; target utilisation {util}; P = {P} queue(s); server "
           f"{a.server_type}, consumer {a.consumer_type}; a {a.broker_nodes}-node Amazon MQ cluster; "
           f"RDS primary up to {a.db_max_vcpu} vCPUs.")
     print("Queue ceiling Q(S), one quorum queue, " + a.queue_variant + ": "

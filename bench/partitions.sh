@@ -37,7 +37,7 @@ node_pids() {
 published() {
   local api=$1 p=$2 i q total=0 n
   for ((i = 0; i < p; i++)); do
-    q=albumstore.writes; ((i > 0)) && q="albumstore.writes.$i"
+    q=${ALBUMSTORE_QUEUE:-albumstore.writes}; ((i > 0)) && q="$q.$i"
     n=$(curl -s -u "$RMQ_AUTH" "$api/api/queues/%2F/$q" | jq -r '.message_stats.publish // 0' 2>/dev/null || echo 0)
     total=$((total + ${n:-0}))
   done

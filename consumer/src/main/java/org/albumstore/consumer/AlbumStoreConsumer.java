@@ -8,6 +8,7 @@ import java.io.IOException;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -253,22 +254,26 @@ public final class AlbumStoreConsumer implements AutoCloseable {
   }
 
   /**
-   * The partitions to consume ({@link Topology#consumable}); a partition past P means P shrank
-   * while it still existed: it is drained, and the log says how to retire it.
+   * The partitions to consume ({@link Topology#depths}); a partition past P means P shrank while it
+   * still existed: it is drained, and the log says how to retire it.
    */
   private static List<AmqpSettings.Partition> consumable(Connection connection, AmqpSettings amqp)
       throws IOException, TimeoutException {
-    List<AmqpSettings.Partition> partitions = Topology.consumable(connection, amqp);
-    for (AmqpSettings.Partition p : partitions.subList(amqp.partitions(), partitions.size())) {
-      log.warn(
-          "draining {}, a partition past {}={} (it holds {} messages): once no server publishes"
-              + " to it and it is empty, delete it and its .dlq, or it is consumed on every start",
-          p.queue(),
-          CommonSettings.QUEUE_PARTITIONS.variable(),
-          amqp.partitions(),
-          Topology.messages(connection, p.queue()));
-    }
-    return partitions;
+    Map<AmqpSettings.Partition, Long> depths = Topology.depths(connection, amqp);
+    depths.forEach(
+        (p, messages) -> {
+          if (p.index() >= amqp.partitions()) {
+            log.warn(
+                "draining {}, a partition past {}={} (it holds {} messages): once no server"
+                    + " publishes to it and it is empty, delete it and its .dlq, or it is consumed"
+                    + " on every start",
+                p.queue(),
+                CommonSettings.QUEUE_PARTITIONS.variable(),
+                amqp.partitions(),
+                messages);
+          }
+        });
+    return List.copyOf(depths.keySet());
   }
 
   /** A connection named {@code prefix-suffix}; a failure names the broker. */

@@ -33,8 +33,9 @@ import picocli.CommandLine.Spec;
     sortOptions = false,
     description =
         "Moves the messages in each partition's dead-letter queue (<queue>.dlq, <queue>.1.dlq, ...)"
-            + " back to that partition's write queue, for the consumers to apply (each once, however often it is moved), then exits. Run it once"
-            + " the cause is gone, e.g. when every consumer reads the servers' message version.")
+            + " back to that partition's write queue, for the consumers to apply (each once,"
+            + " however often it is moved), then exits. Run it once the cause is gone, e.g. when"
+            + " every consumer reads the servers' message version.")
 final class RedriveCommand implements Callable<Integer> {
   static final List<Setting<?>> DECLARED = CommonSettings.BROKER;
 
@@ -63,7 +64,7 @@ final class RedriveCommand implements Callable<Integer> {
       try (Channel ch = c.createChannel()) {
         Topology.declare(ch, amqp);
       }
-      for (AmqpSettings.Partition p : Topology.consumable(c, amqp)) {
+      for (AmqpSettings.Partition p : Topology.depths(c, amqp).keySet()) {
         DeadLetterRedrive.Moved moved =
             DeadLetterRedrive.run(c, p, AlbumStoreConsumer.DEAD_LETTER_CONFIRM_MILLIS);
         out.printf(

@@ -6,6 +6,7 @@ import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.Connection;
 import com.rabbitmq.client.GetResponse;
 import com.rabbitmq.client.MessageProperties;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.albumstore.common.amqp.AmqpConnections;
 import org.albumstore.common.amqp.Topology;
@@ -79,8 +80,15 @@ class TopologyIT {
       assertThat(Topology.messages(c, three.partition(1).queue())).isEqualTo(1);
       assertThat(Topology.messages(c, three.partition(2).queue())).isEqualTo(1);
       // P shrinks back to 1 or 2: the partitions left over are still found, to be drained.
-      assertThat(Topology.consumable(c, one)).isEqualTo(three.partitionList());
-      assertThat(Topology.consumable(c, one.withPartitions(2))).isEqualTo(three.partitionList());
+      assertThat(Topology.depths(c, one).keySet()).containsExactlyElementsOf(three.partitionList());
+      assertThat(Topology.depths(c, one.withPartitions(2)))
+          .containsExactly(
+              Map.entry(three.partition(0), 2L),
+              Map.entry(three.partition(1), 1L),
+              Map.entry(three.partition(2), 1L));
+      assertThat(Topology.depths(c, one.withPartitions(4)))
+          .as("a partition below P that does not exist")
+          .containsEntry(one.partition(3), -1L);
 
       GetResponse got = ch.basicGet(three.partition(2).queue(), false);
       assertThat(got.getBody()).containsExactly(12);

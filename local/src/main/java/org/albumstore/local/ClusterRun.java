@@ -225,15 +225,9 @@ final class ClusterRun extends LaunchBase {
   /** Each partition's queue and the node its leader runs on, as the brokers say now. */
   private static String partitionsLine(RabbitCluster brokers, AmqpSettings amqp) {
     Map<String, String> leaders = brokers.leaders();
-    StringBuilder line = new StringBuilder("      partitions:");
-    for (AmqpSettings.Partition p : amqp.partitionList()) {
-      line.append(' ')
-          .append(p.queue())
-          .append(" led by ")
-          .append(leaders.getOrDefault(p.queue(), "(no leader now)"))
-          .append(p.index() < amqp.partitions() - 1 ? "," : "");
-    }
-    return line.toString();
+    return amqp.partitionList().stream()
+        .map(p -> p.queue() + " led by " + leaders.getOrDefault(p.queue(), "(no leader now)"))
+        .collect(Collectors.joining(", ", "      partitions: ", ""));
   }
 
   private static String balancerLine(HaProxy balancer) {

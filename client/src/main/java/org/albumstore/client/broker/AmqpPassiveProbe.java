@@ -1,23 +1,22 @@
 package org.albumstore.client.broker;
 
-import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.Connection;
 import com.rabbitmq.client.ConnectionFactory;
 import java.io.IOException;
+import java.util.Map;
 import org.albumstore.client.stats.QueueSample;
 import org.albumstore.common.amqp.AmqpConnections;
+import org.albumstore.common.amqp.Topology;
 import org.albumstore.common.config.AmqpSettings;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Queue depth from a passive queue declare over AMQP: the fallback where there is no management API
- * (e.g. Amazon MQ without it reachable), summed over the partitions up to the first missing one (as
- * {@link ManagementApiProbe}). It sees only ready messages, not those in flight at a consumer, and
- * no rates.
- *
- * <p>A passive declare of a missing queue closes the channel (AMQP 404), so the channel is reopened
- * on the next sample; the connection (with automatic recovery) is kept.
+ * Queue depth from passive queue declares over AMQP: the fallback where there is no management API
+ * (e.g. Amazon MQ without it reachable), summed over the partitions the consumers would consume
+ * ({@link Topology#depths}: the queue and those beside it up to the first missing one). It sees
+ * only ready messages, not those in flight at a consumer, and no rates. The connection (with
+ * automatic recovery) is kept between samples.
  */
 public final class AmqpPassiveProbe implements QueueProbe {
   public static final String SOURCE = "amqp";
@@ -26,7 +25,6 @@ public final class AmqpPassiveProbe implements QueueProbe {
 
   private final AmqpSettings settings;
   private Connection connection;
-  private Channel channel;
 
   public AmqpPassiveProbe(AmqpSettings settings) {
     this.settings = settings;
@@ -44,16 +42,13 @@ public final class AmqpPassiveProbe implements QueueProbe {
       f.setConnectionTimeout(CONNECT_TIMEOUT_MS);
       connection = f.newConnection("albumstore-client-queue-sampler");
     }
-    if (channel == null || !channel.isOpen()) {
-      channel = connection.createChannel();
-    }
-    long ready = channel.queueDeclarePassive(settings.queue()).getMessageCount();
-    for (int i = 1; i < AmqpSettings.MAX_PARTITIONS; i++) {
-      try {
-        ready += channel.queueDeclarePassive(settings.partition(i).queue()).getMessageCount();
-      } catch (IOException e) {
-        break; // no such partition: the channel is closed, and reopened on the next sample
+    long ready = 0;
+    for (Map.Entry<AmqpSettings.Partition, Long> d :
+        Topology.depths(connection, settings).entrySet()) {
+      if (d.getValue() < 0) {
+        throw new IOException("queue " + d.getKey().queue() + " does not exist");
       }
+      ready += d.getValue();
     }
     return new QueueSample(System.currentTimeMillis(), SOURCE, ready, -1, Double.NaN, Double.NaN);
   }

@@ -5,9 +5,8 @@ import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.Connection;
 import com.rabbitmq.client.ShutdownSignalException;
 import java.io.IOException;
-import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.List;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.TimeoutException;
 import org.albumstore.common.config.AmqpSettings;
@@ -93,21 +92,25 @@ public final class Topology {
   }
 
   /**
-   * The partitions to consume: 0 to P - 1, which must be declared already, then those past P that
-   * still exist (left by a larger P: their messages are drained, never stranded), found by a
-   * passive declare each on a channel of its own until the first that does not exist.
+   * The partitions there are to consume, in order, with their ready messages: 0 to P - 1 (-1 for
+   * one that does not exist), then those past P that still exist (left by a larger P: drained,
+   * never stranded), found by a passive declare each until the first that does not exist.
    */
-  public static List<AmqpSettings.Partition> consumable(Connection connection, AmqpSettings s)
+  public static Map<AmqpSettings.Partition, Long> depths(Connection connection, AmqpSettings s)
       throws IOException, TimeoutException {
-    List<AmqpSettings.Partition> list = new ArrayList<>(s.partitionList());
+    Map<AmqpSettings.Partition, Long> depths = new LinkedHashMap<>();
+    for (AmqpSettings.Partition p : s.partitionList()) {
+      depths.put(p, messages(connection, p.queue()));
+    }
     for (int i = s.partitions(); i < AmqpSettings.MAX_PARTITIONS; i++) {
       AmqpSettings.Partition p = s.partition(i);
-      if (messages(connection, p.queue()) < 0) {
+      long n = messages(connection, p.queue());
+      if (n < 0) {
         break;
       }
-      list.add(p);
+      depths.put(p, n);
     }
-    return list;
+    return depths;
   }
 
   /** The ready messages of {@code queue}, or -1 when it does not exist. */

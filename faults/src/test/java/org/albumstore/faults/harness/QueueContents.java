@@ -35,22 +35,7 @@ public record QueueContents(
         while (messages < maxMessages && (r = ch.basicGet(p.queue(), true)) != null) {
           messages++;
           try {
-            WriteBundle b = EventCodec.decode(r.getBody());
-            for (NewAlbum a : b.albums()) {
-              albums.merge(a.albumId(), 1L, Long::sum);
-            }
-            for (Review v : b.reviews()) {
-              reviews.merge(v.albumId() + "|" + v.vote().wire(), 1L, Long::sum);
-            }
-            for (AlbumVotes v : b.votes()) {
-              if (v.likes() > 0) {
-                reviews.merge(v.albumId() + "|" + Vote.LIKE.wire(), (long) v.likes(), Long::sum);
-              }
-              if (v.dislikes() > 0) {
-                reviews.merge(
-                    v.albumId() + "|" + Vote.DISLIKE.wire(), (long) v.dislikes(), Long::sum);
-              }
-            }
+            count(EventCodec.decode(r.getBody()), albums, reviews);
           } catch (InvalidMessageException e) {
             undecodable++;
           }
@@ -58,6 +43,24 @@ public record QueueContents(
       }
     }
     return new QueueContents(messages, undecodable, albums, reviews);
+  }
+
+  /** Adds a message's albums and its reviews (one by one or as per-album votes) to the counts. */
+  private static void count(WriteBundle b, Map<String, Long> albums, Map<String, Long> reviews) {
+    for (NewAlbum a : b.albums()) {
+      albums.merge(a.albumId(), 1L, Long::sum);
+    }
+    for (Review v : b.reviews()) {
+      reviews.merge(v.albumId() + "|" + v.vote().wire(), 1L, Long::sum);
+    }
+    for (AlbumVotes v : b.votes()) {
+      if (v.likes() > 0) {
+        reviews.merge(v.albumId() + "|" + Vote.LIKE.wire(), (long) v.likes(), Long::sum);
+      }
+      if (v.dislikes() > 0) {
+        reviews.merge(v.albumId() + "|" + Vote.DISLIKE.wire(), (long) v.dislikes(), Long::sum);
+      }
+    }
   }
 
   public long albumWrites() {

@@ -20,7 +20,9 @@ import org.albumstore.common.config.DatabaseSettings;
 import org.albumstore.common.db.Databases;
 import org.albumstore.common.db.Schema;
 import org.albumstore.common.tls.TlsFailures;
+import org.albumstore.consumer.amqp.BacklogWatch;
 import org.albumstore.consumer.amqp.CommitAnnouncer;
+import org.albumstore.consumer.batch.BatchWait;
 import org.albumstore.consumer.batch.ChannelWorker;
 import org.albumstore.consumer.batch.WorkerConfig;
 import org.albumstore.consumer.ledger.LedgerPruner;
@@ -70,6 +72,7 @@ public final class AlbumStoreConsumer implements AutoCloseable {
   private LedgerPruner pruner;
   private OutageLog databaseOutages;
   private CommitAnnouncer announcer;
+  private BacklogWatch backlog;
   private MetricsHttpServer metricsServer;
   private String metricsBindAddress;
   private RateReporter reporter;
@@ -180,7 +183,7 @@ public final class AlbumStoreConsumer implements AutoCloseable {
             amqp,
             settings.prefetch(),
             settings.batchSize(),
-            settings.batchWaitMillis(),
+            batchWait(settings, amqp, instance),
             DEAD_LETTER_CONFIRM_MILLIS,
             new BatchWriter(pool, defect),
             announcer,
@@ -191,14 +194,34 @@ public final class AlbumStoreConsumer implements AutoCloseable {
     reporter = new RateReporter(metrics, settings.statsIntervalSeconds());
     log.info(
         "consuming {} with {} connections x {} channels, prefetch {}, batches of up to {} (wait {}"
-            + " ms), {} partition(s)",
+            + " ms, {} ms during a backlog), {} partition(s)",
         amqp.queue(),
         settings.connections(),
         settings.channelsPerConnection(),
         settings.prefetch(),
         settings.batchSize(),
         settings.batchWaitMillis(),
+        settings.backlogWaitMillis(),
         amqp.partitions());
+  }
+
+  /**
+   * The partial-batch wait; a backlog wait starts the watch that arms it, on a connection of its
+   * own (a factory outside amqp-client's metrics, like the announcer's).
+   */
+  private BatchWait batchWait(ConsumerSettings settings, AmqpSettings amqp, String instance)
+      throws IOException, TimeoutException {
+    if (settings.batchWaitMillis() > 0 || settings.backlogWaitMillis() == 0) {
+      return BatchWait.fixed(settings.batchWaitMillis());
+    }
+    backlog =
+        BacklogWatch.start(
+            openConnection(
+                AmqpConnections.factory(amqp), amqp, "albumstore-consumer-" + instance, "backlog"),
+            amqp,
+            (long) settings.workers() * settings.batchSize(),
+            settings.backlogWaitMillis());
+    return new BatchWait(0, settings.backlogWaitMillis(), backlog);
   }
 
   private void applySchema(DatabaseSettings database) throws SQLException {
@@ -397,6 +420,9 @@ public final class AlbumStoreConsumer implements AutoCloseable {
     }
     for (int i = connections.size() - 1; i >= 0; i--) {
       closeConnection(connections.get(i));
+    }
+    if (backlog != null) {
+      backlog.close();
     }
     if (announcer != null) {
       announcer.close();

@@ -56,6 +56,7 @@ public final class ConsumerMain implements Callable<Integer> {
           ConsumerSettings.PREFETCH,
           ConsumerSettings.BATCH_SIZE,
           ConsumerSettings.BATCH_WAIT_MS,
+          ConsumerSettings.BACKLOG_WAIT_MS,
           ConsumerSettings.DB_POOL_SIZE,
           ConsumerSettings.INIT_SCHEMA,
           ConsumerSettings.STATS_INTERVAL,

@@ -26,6 +26,8 @@ import org.albumstore.common.config.Setting;
  * @param batchWaitMillis how long a partial batch waits for more messages before it is applied; 0
  *     (the default): none, a free worker takes what has arrived and what arrives during its commit
  *     is the next batch ({@code batch/BatchInbox})
+ * @param backlogWaitMillis how long a partial batch waits to fill while the queue holds a backlog
+ *     (more ready messages than the workers take in one round of full batches); 0: never
  * @param dbPoolSize database connections; by default one per channel
  * @param initSchema apply {@code schema.sql} at start (it is idempotent)
  * @param statsIntervalSeconds period of the one-line rate log
@@ -36,6 +38,7 @@ public record ConsumerSettings(
     int prefetch,
     int batchSize,
     int batchWaitMillis,
+    int backlogWaitMillis,
     int dbPoolSize,
     boolean initSchema,
     int statsIntervalSeconds) {
@@ -77,6 +80,13 @@ public record ConsumerSettings(
               "How long a partial batch waits for more messages; 0 = no wait: a free worker"
                   + " commits what has arrived, and what arrives meanwhile is the next batch");
 
+  public static final Setting<Integer> BACKLOG_WAIT_MS =
+      Setting.integer("ALBUMSTORE_BACKLOG_WAIT_MS", 10, 0, MAX_BATCH_WAIT_MS)
+          .withFlag("--backlog-wait-ms", "MS")
+          .withHelp(
+              "While the queue holds more ready messages than the workers take in one round of"
+                  + " full batches, how long a partial batch waits to fill; 0 = never");
+
   /** By default one connection per worker (connections x channels). */
   public static final Setting<Integer> DB_POOL_SIZE =
       Setting.integer(
@@ -111,6 +121,7 @@ public record ConsumerSettings(
               prefetch));
     }
     check(BATCH_WAIT_MS.variable(), batchWaitMillis, 0, MAX_BATCH_WAIT_MS);
+    check(BACKLOG_WAIT_MS.variable(), backlogWaitMillis, 0, MAX_BATCH_WAIT_MS);
     check(DB_POOL_SIZE.variable(), dbPoolSize, 1, MAX_DB_POOL_SIZE);
     check(STATS_INTERVAL.variable(), statsIntervalSeconds, 1, MAX_STATS_INTERVAL);
   }
@@ -130,6 +141,7 @@ public record ConsumerSettings(
         PREFETCH.read(env),
         BATCH_SIZE.read(env),
         BATCH_WAIT_MS.read(env),
+        BACKLOG_WAIT_MS.read(env),
         dbPoolSize != null ? dbPoolSize : Math.min(connections * channels, MAX_DB_POOL_SIZE),
         INIT_SCHEMA.read(env),
         STATS_INTERVAL.read(env));

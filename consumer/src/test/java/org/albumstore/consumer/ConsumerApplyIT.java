@@ -174,7 +174,7 @@ class ConsumerApplyIT {
   private static void burstInOneTransaction(Fixture fixture) throws Exception {
     int burst = 40;
     // A batch waits up to 2 s for more: the whole burst arrives well within that.
-    ConsumerSettings settings = new ConsumerSettings(2, 2, 1000, 500, 2000, 4, false, 3600);
+    ConsumerSettings settings = new ConsumerSettings(2, 2, 1000, 500, 2000, 0, 4, false, 3600);
     try (AlbumStoreConsumer c = AlbumStoreConsumer.start(settings, fixture.amqp, fixture.db)) {
       fixture.publishLikes(burst, 4, burst);
       await(burst + " likes applied", WAIT, () -> fixture.totalReviews() == burst);

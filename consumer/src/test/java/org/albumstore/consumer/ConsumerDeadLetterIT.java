@@ -176,7 +176,7 @@ class ConsumerDeadLetterIT {
     f.publish(Bundles.reviews(List.of(review(f.album(0), Vote.DISLIKE))));
 
     // Also proves --init-schema: applying schema.sql again over the existing tables is harmless.
-    ConsumerSettings s = new ConsumerSettings(1, 1, 100, 100, 200, 1, true, 3600);
+    ConsumerSettings s = new ConsumerSettings(1, 1, 100, 100, 200, 0, 1, true, 3600);
     consumer = AlbumStoreConsumer.start(s, f.amqp, db);
     await("1 dead letter", WAIT, () -> f.deadLetters() == 1);
     await("good ones applied", WAIT, () -> consumer.counters().messagesApplied() == 4);

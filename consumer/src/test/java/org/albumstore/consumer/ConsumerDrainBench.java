@@ -37,6 +37,8 @@ class ConsumerDrainBench {
     int batch = Integer.getInteger("bench.batchSize", ConsumerSettings.BATCH_SIZE.defaultValue());
     int waitMs =
         Integer.getInteger("bench.batchWaitMs", ConsumerSettings.BATCH_WAIT_MS.defaultValue());
+    int backlogWaitMs =
+        Integer.getInteger("bench.backlogWaitMs", ConsumerSettings.BACKLOG_WAIT_MS.defaultValue());
     List<Integer> connectionCounts =
         Arrays.stream(System.getProperty("bench.connections", "1,2").split(","))
             .map(String::trim)
@@ -52,7 +54,15 @@ class ConsumerDrainBench {
 
         ConsumerSettings s =
             new ConsumerSettings(
-                connections, channels, prefetch, batch, waitMs, connections * channels, false, 5);
+                connections,
+                channels,
+                prefetch,
+                batch,
+                waitMs,
+                backlogWaitMs,
+                connections * channels,
+                false,
+                5);
         long t0 = System.nanoTime();
         try (AlbumStoreConsumer consumer = AlbumStoreConsumer.start(s, f.amqp, f.db)) {
           await(
@@ -66,13 +76,14 @@ class ConsumerDrainBench {
           lines.add(
               String.format(
                   Locale.ROOT,
-                  "connections=%d channels=%d prefetch=%d batch=%d wait=%dms: %d msgs in %.2f s"
+                  "connections=%d channels=%d prefetch=%d batch=%d wait=%dms backlog wait=%dms: %d msgs in %.2f s"
                       + " = %.0f msgs/s (avg batch %.1f; published at %.0f msgs/s)",
                   connections,
                   channels,
                   prefetch,
                   batch,
                   waitMs,
+                  backlogWaitMs,
                   messages,
                   seconds,
                   messages / seconds,

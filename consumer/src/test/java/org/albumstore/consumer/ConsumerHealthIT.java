@@ -51,7 +51,7 @@ class ConsumerHealthIT {
   /** One worker and a pool of two: the readiness probe never waits for the worker's connection. */
   private AlbumStoreConsumer start(AmqpSettings amqp, DatabaseSettings db) throws Exception {
     return AlbumStoreConsumer.start(
-        new ConsumerSettings(1, 1, 10, 10, 10, 2, false, 3600),
+        new ConsumerSettings(1, 1, 10, 10, 10, 0, 2, false, 3600),
         amqp,
         db,
         new MetricsSettings(0, "127.0.0.1"));

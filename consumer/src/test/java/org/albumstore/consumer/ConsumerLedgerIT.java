@@ -264,6 +264,7 @@ class ConsumerLedgerIT {
         s.prefetch(),
         s.batchSize(),
         ConsumerSettings.BATCH_WAIT_MS.defaultValue(),
+        ConsumerSettings.BACKLOG_WAIT_MS.defaultValue(),
         s.dbPoolSize(),
         s.initSchema(),
         s.statsIntervalSeconds());

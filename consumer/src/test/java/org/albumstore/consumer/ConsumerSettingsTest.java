@@ -27,7 +27,7 @@ class ConsumerSettingsTest {
 
   @Test
   void workersRankFirstChannelsOfEveryConnectionFirstAndNoTwoAlike() {
-    ConsumerSettings s = new ConsumerSettings(3, 2, 1000, 500, 10, 6, false, 10);
+    ConsumerSettings s = new ConsumerSettings(3, 2, 1000, 500, 10, 0, 6, false, 10);
     List<Integer> ranked = new ArrayList<>();
     for (int k = 1; k <= 2; k++) {
       for (int c = 1; c <= 3; c++) {
@@ -102,9 +102,9 @@ class ConsumerSettingsTest {
 
   @Test
   void constructorValidatesToo() {
-    assertThatThrownBy(() -> new ConsumerSettings(1, 1, 10, 20, 10, 1, false, 10))
+    assertThatThrownBy(() -> new ConsumerSettings(1, 1, 10, 20, 10, 0, 1, false, 10))
         .hasMessageContaining(ConsumerSettings.BATCH_SIZE.variable());
-    assertThatThrownBy(() -> new ConsumerSettings(0, 1, 10, 5, 10, 1, false, 10))
+    assertThatThrownBy(() -> new ConsumerSettings(0, 1, 10, 5, 10, 0, 1, false, 10))
         .hasMessageContaining(ConsumerSettings.CONNECTIONS.variable());
   }
 

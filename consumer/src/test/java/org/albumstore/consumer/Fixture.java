@@ -73,7 +73,7 @@ final class Fixture implements AutoCloseable {
   /** Settings for tests: no stats noise, everything else explicit. */
   static ConsumerSettings settings(int connections, int channels, int prefetch, int batch) {
     return new ConsumerSettings(
-        connections, channels, prefetch, batch, 10, connections * channels, false, 3600);
+        connections, channels, prefetch, batch, 10, 0, connections * channels, false, 3600);
   }
 
   String album(int i) {

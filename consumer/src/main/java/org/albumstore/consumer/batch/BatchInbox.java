@@ -6,6 +6,7 @@ import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
+import java.util.function.LongSupplier;
 
 /**
  * A worker's inbox, and where its batches are cut: smart batching (group commit).
@@ -17,31 +18,33 @@ import java.util.function.BooleanSupplier;
  * (a backlog cuts full batches). The only blocking wait is for the first message of a batch, while
  * the inbox is empty.
  *
- * <p>{@code batchWait} above zero brings back a fixed wait for a partial batch to fill: it delays
- * every write at a low rate by up to that much, for fewer transactions at a moderate one. The
- * default is zero; fault tests raise it to hold unacknowledged deliveries at the moment of a kill.
+ * <p>A wait for a partial batch to fill ({@link BatchWait}, asked at each batch) is armed only
+ * while the queue holds a backlog, by default: then the broker's deliveries set the pace, and
+ * fuller batches leave it more of the machine. A configured fixed wait delays every write at a low
+ * rate by up to that much, for fewer transactions at a moderate one; fault tests set one to hold
+ * unacknowledged deliveries at the moment of a kill.
  *
  * @param <T> what the inbox holds (deliveries; anything in the tests)
  */
 final class BatchInbox<T> {
   private final BlockingQueue<T> queue;
   private final int batchSize;
-  private final long batchWaitNanos;
+  private final LongSupplier partialWaitMillis;
 
   /**
    * @param capacity beyond it {@link #offer} blocks
    * @param batchSize most items in one batch
-   * @param batchWaitMillis 0: none; else how long a partial batch waits for more
+   * @param partialWaitMillis asked at each batch: 0, none; else how long a partial batch waits
    */
-  BatchInbox(int capacity, int batchSize, long batchWaitMillis) {
-    this(new ArrayBlockingQueue<>(capacity), batchSize, batchWaitMillis);
+  BatchInbox(int capacity, int batchSize, LongSupplier partialWaitMillis) {
+    this(new ArrayBlockingQueue<>(capacity), batchSize, partialWaitMillis);
   }
 
   /** With the queue given, for the tests to watch how it is polled. */
-  BatchInbox(BlockingQueue<T> queue, int batchSize, long batchWaitMillis) {
+  BatchInbox(BlockingQueue<T> queue, int batchSize, LongSupplier partialWaitMillis) {
     this.queue = queue;
     this.batchSize = batchSize;
-    this.batchWaitNanos = TimeUnit.MILLISECONDS.toNanos(batchWaitMillis);
+    this.partialWaitMillis = partialWaitMillis;
   }
 
   /** Adds one item, waiting up to {@code timeoutMillis} for room; false if there was none. */
@@ -51,8 +54,8 @@ final class BatchInbox<T> {
 
   /**
    * The next batch: empty if nothing arrived within {@code idleMillis}; else the first item and
-   * everything that arrived with it, up to the batch size, without waiting for more (unless a batch
-   * wait was configured: then up to that long, while {@code stopping} is false).
+   * everything that arrived with it, up to the batch size, without waiting for more (unless a wait
+   * is armed for this batch: then up to that long, while {@code stopping} is false).
    */
   List<T> nextBatch(long idleMillis, BooleanSupplier stopping) throws InterruptedException {
     T first = queue.poll(idleMillis, TimeUnit.MILLISECONDS);
@@ -62,15 +65,17 @@ final class BatchInbox<T> {
     List<T> batch = new ArrayList<>(Math.min(batchSize, queue.size() + 1));
     batch.add(first);
     queue.drainTo(batch, batchSize - 1);
-    if (batchWaitNanos > 0) {
-      fillFor(batch, stopping);
+    long waitMillis = batch.size() < batchSize ? partialWaitMillis.getAsLong() : 0;
+    if (waitMillis > 0) {
+      fillFor(batch, TimeUnit.MILLISECONDS.toNanos(waitMillis), stopping);
     }
     return batch;
   }
 
-  /** The fixed partial-batch wait, only when configured. */
-  private void fillFor(List<T> batch, BooleanSupplier stopping) throws InterruptedException {
-    long deadline = System.nanoTime() + batchWaitNanos;
+  /** The partial-batch wait, only when armed. */
+  private void fillFor(List<T> batch, long waitNanos, BooleanSupplier stopping)
+      throws InterruptedException {
+    long deadline = System.nanoTime() + waitNanos;
     while (batch.size() < batchSize && !stopping.getAsBoolean()) {
       long remaining = deadline - System.nanoTime();
       if (remaining <= 0) {

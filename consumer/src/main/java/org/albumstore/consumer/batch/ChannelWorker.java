@@ -20,10 +20,11 @@ import org.slf4j.LoggerFactory;
  *
  * <p>The amqp-client callback only hands a delivery to this worker's bounded inbox; the worker
  * thread takes what has arrived, up to {@code batchSize} ({@link BatchInbox}: no wait for a partial
- * batch, what arrives during the commit is the next batch), has it applied, and then acknowledges
- * it all with one {@code basicAck(lastTag, multiple=true)}. Acknowledging with {@code multiple} is
- * safe because this thread is the only one that acknowledges on the channel, and it processes
- * deliveries in the order they arrived: every earlier tag was in this batch or in one already done.
+ * batch unless the queue holds a backlog, what arrives during the commit is the next batch), has it
+ * applied, and then acknowledges it all with one {@code basicAck(lastTag, multiple=true)}.
+ * Acknowledging with {@code multiple} is safe because this thread is the only one that acknowledges
+ * on the channel, and it processes deliveries in the order they arrived: every earlier tag was in
+ * this batch or in one already done.
  *
  * <p>Inbox size: the broker never has more than {@code prefetch} unacknowledged deliveries out on a
  * consumer, so a {@code prefetch}-sized inbox would do, except right after a connection recovery,
@@ -86,9 +87,7 @@ public final class ChannelWorker {
     // The prefetch applies per broker consumer: a channel has one per partition out at most.
     this.inbox =
         new BatchInbox<>(
-            2 * config.prefetch() * this.partitions.size(),
-            config.batchSize(),
-            config.batchWaitMillis());
+            2 * config.prefetch() * this.partitions.size(), config.batchSize(), config.batchWait());
     this.stop = new CountDownLatch(1);
     this.deadLetters =
         new DeadLetterPublisher(connection, config.amqp(), config.deadLetterConfirmMillis());

@@ -14,7 +14,7 @@ import org.albumstore.consumer.sql.BatchWriter;
  * @param amqp the write queue to consume and its dead-letter queue
  * @param prefetch unacknowledged messages per channel; the inbox holds twice as many
  * @param batchSize deliveries per transaction, at most
- * @param batchWaitMillis how long a partial batch waits for more; 0 = no wait
+ * @param batchWait how long a partial batch waits for more, asked at each batch
  * @param deadLetterConfirmMillis how long a dead letter waits for the broker's confirm
  * @param writer applies one batch in one transaction
  * @param announcer announces each commit to the servers
@@ -26,7 +26,7 @@ public record WorkerConfig(
     AmqpSettings amqp,
     int prefetch,
     int batchSize,
-    long batchWaitMillis,
+    BatchWait batchWait,
     long deadLetterConfirmMillis,
     BatchWriter writer,
     CommitAnnouncer announcer,

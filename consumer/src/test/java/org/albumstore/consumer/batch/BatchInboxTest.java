@@ -9,6 +9,7 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -37,7 +38,7 @@ class BatchInboxTest {
   @Test
   void aLoneMessageIsCutIntoABatchWithNoWaitArmed() throws Exception {
     RecordingQueue q = new RecordingQueue();
-    BatchInbox<Integer> inbox = new BatchInbox<>(q, 500, 0);
+    BatchInbox<Integer> inbox = new BatchInbox<>(q, 500, BatchWait.fixed(0));
     assertThat(inbox.offer(1, 0)).isTrue();
 
     assertThat(inbox.nextBatch(IDLE_MILLIS, () -> false)).containsExactly(1);
@@ -49,7 +50,7 @@ class BatchInboxTest {
   @Test
   void aConfiguredBatchWaitIsArmedForAPartialBatch() throws Exception {
     RecordingQueue q = new RecordingQueue();
-    BatchInbox<Integer> inbox = new BatchInbox<>(q, 500, 10);
+    BatchInbox<Integer> inbox = new BatchInbox<>(q, 500, BatchWait.fixed(10));
     assertThat(inbox.offer(1, 0)).isTrue();
 
     assertThat(inbox.nextBatch(IDLE_MILLIS, () -> false)).containsExactly(1);
@@ -57,10 +58,41 @@ class BatchInboxTest {
     assertThat(q.timedPolls.get(1)).isPositive().isLessThanOrEqualTo(10_000_000L);
   }
 
+  /** The default: a wait is armed only while the queue holds a backlog. */
+  @Test
+  void aBacklogWaitIsArmedOnlyWhileThereIsABacklog() throws Exception {
+    AtomicBoolean backlog = new AtomicBoolean();
+    RecordingQueue q = new RecordingQueue();
+    BatchInbox<Integer> inbox = new BatchInbox<>(q, 500, new BatchWait(0, 10, backlog::get));
+
+    assertThat(inbox.offer(1, 0)).isTrue();
+    assertThat(inbox.nextBatch(IDLE_MILLIS, () -> false)).containsExactly(1);
+    assertThat(q.timedPolls).as("no backlog: no wait").hasSize(1);
+
+    backlog.set(true);
+    assertThat(inbox.offer(2, 0)).isTrue();
+    assertThat(inbox.nextBatch(IDLE_MILLIS, () -> false)).containsExactly(2);
+    assertThat(q.timedPolls).as("a backlog: the wait is armed").hasSize(3);
+    assertThat(q.timedPolls.get(2)).isPositive().isLessThanOrEqualTo(10_000_000L);
+  }
+
+  /** A configured fixed wait wins over the backlog wait, and a full batch never waits. */
+  @Test
+  void aFixedWaitWinsAndAFullBatchNeverWaits() throws Exception {
+    assertThat(new BatchWait(25, 10, () -> true).getAsLong()).isEqualTo(25);
+    assertThat(new BatchWait(0, 0, () -> true).getAsLong()).isZero();
+    RecordingQueue q = new RecordingQueue();
+    BatchInbox<Integer> inbox = new BatchInbox<>(q, 2, new BatchWait(0, 10, () -> true));
+    assertThat(inbox.offer(1, 0)).isTrue();
+    assertThat(inbox.offer(2, 0)).isTrue();
+    assertThat(inbox.nextBatch(IDLE_MILLIS, () -> false)).containsExactly(1, 2);
+    assertThat(q.timedPolls).hasSize(1);
+  }
+
   @Test
   void aBatchTakesWhatHasArrivedUpToTheBatchSize() throws Exception {
     RecordingQueue q = new RecordingQueue();
-    BatchInbox<Integer> inbox = new BatchInbox<>(q, 3, 0);
+    BatchInbox<Integer> inbox = new BatchInbox<>(q, 3, BatchWait.fixed(0));
     for (int i = 0; i < 7; i++) {
       assertThat(inbox.offer(i, 0)).isTrue();
     }
@@ -72,7 +104,7 @@ class BatchInboxTest {
 
   @Test
   void anEmptyInboxGivesAnEmptyBatchAfterTheIdlePoll() throws Exception {
-    BatchInbox<Integer> inbox = new BatchInbox<>(10, 5, 0);
+    BatchInbox<Integer> inbox = new BatchInbox<>(10, 5, BatchWait.fixed(0));
     assertThat(inbox.nextBatch(1, () -> false)).isEmpty();
   }
 
@@ -82,7 +114,7 @@ class BatchInboxTest {
    */
   @Test
   void whatArrivesWhileTheWorkerCommitsIsItsNextBatch() throws Exception {
-    BatchInbox<Integer> inbox = new BatchInbox<>(100, 500, 0);
+    BatchInbox<Integer> inbox = new BatchInbox<>(100, 500, BatchWait.fixed(0));
     List<List<Integer>> batches = new CopyOnWriteArrayList<>();
     CountDownLatch firstCommitting = new CountDownLatch(1);
     CountDownLatch releaseCommit = new CountDownLatch(1);
@@ -130,7 +162,7 @@ class BatchInboxTest {
   @Test
   void aStopRequestEndsAConfiguredWaitEarly() throws Exception {
     BlockingQueue<Integer> q = new RecordingQueue();
-    BatchInbox<Integer> inbox = new BatchInbox<>(q, 500, 60_000);
+    BatchInbox<Integer> inbox = new BatchInbox<>(q, 500, BatchWait.fixed(60_000));
     assertThat(inbox.offer(1, 0)).isTrue();
     assertThat(inbox.nextBatch(IDLE_MILLIS, () -> true)).containsExactly(1);
   }

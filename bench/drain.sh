@@ -17,7 +17,7 @@ OUT="$RESULTS/$NAME"; mkdir -p "$OUT"
 require_jars; require_perftest; ensure_database
 PT_CP="$(ls "$PERFTEST_DIR"/*.jar | tr '\n' ':')"
 machine_json >"$WORK/$NAME-machine.json"
-echo "variant,rep,rate_msgs_per_s,avg_batch,seconds,applied,fill_msgs_per_s,load1" >"$OUT/data.csv"
+echo "variant,rep,rate_msgs_per_s,avg_batch,seconds,applied,fill_msgs_per_s,load1,pg_us_per_msg,broker_us_per_msg,other_us_per_msg" >"$OUT/data.csv"
 for ((rep = 1; rep <= REPS; rep++)); do
   n=$#
   for ((k = 0; k < n; k++)); do
@@ -32,6 +32,7 @@ for ((rep = 1; rep <= REPS; rep++)); do
     fill_rate=$(awk -v n="$MESSAGES" '{print n/$4}' <<<"$fill")
     load1=$(cut -d' ' -f1 /proc/loadavg)
     tag="$(tr -c 'a-z0-9' '_' <<<"${!idx}" | tail -c 60)r$rep"
+    cpu0=$(tier_cpu_s)
     if [[ "$flags" == perftest* ]]; then
       # RabbitMQ's own consumer on the same backlog: the broker's delivery ceiling in this run
       # (1 consumer, prefetch 1000, multi-ack every 500, like the consumer's defaults).
@@ -46,10 +47,15 @@ for ((rep = 1; rep <= REPS; rep++)); do
       --stats-interval 1 $flags)
     fi
     read -r rate batch secs _ <<<"$r"
+    # CPU per message over the whole drain (the consumer's start included): PostgreSQL, RabbitMQ,
+    # and the rest of the machine (the consumer JVM, mostly).
+    cpu=$(awk -v n="$MESSAGES" -v a="$cpu0" -v b="$(tier_cpu_s)" 'BEGIN { split(a, x, " "); split(b, y, " ");
+      pg = (y[1] - x[1]) * 1e6 / n; br = (y[2] - x[2]) * 1e6 / n; all = (y[3] - x[3]) * 1e6 / n;
+      printf "%.1f,%.1f,%.1f", pg, br, all - pg - br }')
     applied_db=$(psql_bench -c "select count(*) from applied_reviews")
     label="${!idx}"
-    echo "\"$label\",$rep,$rate,$batch,$secs,$applied_db,$fill_rate,$load1" >>"$OUT/data.csv"
-    log "rep $rep [$label]: $rate msg/s, avg batch $batch, $secs s, $applied_db ledger rows (fill $fill_rate msg/s, load $load1)"
+    echo "\"$label\",$rep,$rate,$batch,$secs,$applied_db,$fill_rate,$load1,$cpu" >>"$OUT/data.csv"
+    log "rep $rep [$label]: $rate msg/s, avg batch $batch, $secs s, $applied_db ledger rows (fill $fill_rate msg/s, load $load1; CPU µs/msg postgres,rabbitmq,rest $cpu)"
     delete_topology "$q"
   done
 done
@@ -59,6 +65,6 @@ m = json.load(open(sys.argv[1])); m["loadavg_at_end"] = open("/proc/loadavg").re
 json.dump({"machine": m, "command": "bench/drain.sh $MESSAGES $REPS " + " ".join(shlex.quote(a) for a in sys.argv[3:]),
   "setup": "backlog of $MESSAGES single-review persistent messages (bench/java/FillQueue.java) in a fresh classic queue, tables truncated, then the consumer jar started; rate from its per-second log between the first progress and the full count; perftest = rabbitmq-perf-test 2.22.1, 1 consumer, prefetch 1000, multi-ack 500, consuming the same backlog (its average includes its start-up)"}, open(sys.argv[2], "w"))
 PY
-python3 "$BENCH_DIR/benchstat.py" summarize "$OUT" --metrics rate_msgs_per_s,avg_batch,fill_msgs_per_s \
+python3 "$BENCH_DIR/benchstat.py" summarize "$OUT" --metrics rate_msgs_per_s,avg_batch,fill_msgs_per_s,pg_us_per_msg,broker_us_per_msg,other_us_per_msg \
   --extra "$OUT/extra.json" --title "consumer drain rate, $MESSAGES-message backlog (msg/s)" | tee "$OUT/table.md"
 rm -f "$OUT/extra.json"

@@ -149,6 +149,28 @@ noop_album_id() {
 CLK_TCK=$(getconf CLK_TCK)
 cpu_s() { awk -v hz="$CLK_TCK" '{ s = $0; sub(/^.*\) /, "", s); split(s, f, " "); print (f[12] + f[13]) / hz }' "/proc/$1/stat"; }
 
+# CPU seconds used so far, "postgres rabbitmq machine": every PostgreSQL process (and what each
+# reaped: the postmaster keeps the exited backends' time), RabbitMQ's beam.smp (and what it reaped),
+# and the busy time of every core (/proc/stat). Differences over a run give each tier's share.
+tier_cpu_s() {
+  python3 - "$CLK_TCK" <<'PY'
+import os, sys
+hz = float(sys.argv[1])
+tiers = {"postgres": 0, "beam.smp": 0}
+for pid in filter(str.isdigit, os.listdir("/proc")):
+    try:
+        s = open(f"/proc/{pid}/stat").read()
+    except OSError:
+        continue
+    comm, f = s[s.index("(") + 1:s.rindex(")")], s[s.rindex(")") + 2:].split()
+    if comm in tiers:
+        tiers[comm] += sum(int(x) for x in f[11:15])  # utime stime cutime cstime
+cpu = [int(x) for x in open("/proc/stat").readline().split()[1:9]]
+busy = sum(cpu) - cpu[3] - cpu[4]  # all but idle and iowait
+print(tiers["postgres"] / hz, tiers["beam.smp"] / hz, busy / hz)
+PY
+}
+
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
 
 psql_bench() { psql -h "$PG_HOST" -p "$PG_PORT" -U postgres -d "$BENCH_DB" -v ON_ERROR_STOP=1 -Atq "$@"; }

@@ -76,8 +76,9 @@ class ConsumerDrainBench {
           lines.add(
               String.format(
                   Locale.ROOT,
-                  "connections=%d channels=%d prefetch=%d batch=%d wait=%dms backlog wait=%dms: %d msgs in %.2f s"
-                      + " = %.0f msgs/s (avg batch %.1f; published at %.0f msgs/s)",
+                  "connections=%d channels=%d prefetch=%d batch=%d wait=%dms backlog wait=%dms:"
+                      + " %d msgs in %.2f s = %.0f msgs/s (avg batch %.1f; published at %.0f"
+                      + " msgs/s)",
                   connections,
                   channels,
                   prefetch,

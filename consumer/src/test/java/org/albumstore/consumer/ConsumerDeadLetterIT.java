@@ -45,9 +45,6 @@ class ConsumerDeadLetterIT {
 
   @AfterEach
   void tearDown() throws Exception {
-    if (consumer != null) {
-      consumer.close();
-    }
     if (f != null) {
       f.close();
     }
@@ -87,7 +84,7 @@ class ConsumerDeadLetterIT {
     f.publish(Bundles.reviews(List.of(review(a, Vote.LIKE))));
 
     // One batch holds all eight: the poison must not take the good ones with it.
-    consumer = AlbumStoreConsumer.start(Fixture.settings(1, 1, 100, 100), f.amqp, f.db);
+    consumer = f.start(Fixture.settings(1, 1, 100, 100));
     await("4 dead letters", WAIT, () -> f.deadLetters() == 4);
     await("good ones applied", WAIT, () -> f.totalReviews() == 4);
     assertThat(f.counts(a)).containsExactly(3, 1);
@@ -177,7 +174,7 @@ class ConsumerDeadLetterIT {
 
     // Also proves --init-schema: applying schema.sql again over the existing tables is harmless.
     ConsumerSettings s = new ConsumerSettings(1, 1, 100, 100, 200, 0, 1, true, 3600);
-    consumer = AlbumStoreConsumer.start(s, f.amqp, db);
+    consumer = f.start(s, f.amqp, db);
     await("1 dead letter", WAIT, () -> f.deadLetters() == 1);
     await("good ones applied", WAIT, () -> consumer.counters().messagesApplied() == 4);
 

@@ -20,7 +20,7 @@ import org.albumstore.common.config.DatabaseSettings;
 import org.albumstore.common.event.Vote;
 import org.albumstore.consumer.metrics.MetricsSettings;
 import org.albumstore.embedded.testing.Bundles;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInfo;
 
@@ -37,22 +37,12 @@ class ConsumerHealthIT {
 
   private final HttpClient http =
       HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
-  private Fixture f;
+  @AutoClose private Fixture f;
   private AlbumStoreConsumer consumer;
-
-  @AfterEach
-  void tearDown() throws Exception {
-    if (consumer != null) {
-      consumer.close();
-    }
-    if (f != null) {
-      f.close();
-    }
-  }
 
   /** One worker and a pool of two: the readiness probe never waits for the worker's connection. */
   private AlbumStoreConsumer start(AmqpSettings amqp, DatabaseSettings db) throws Exception {
-    return AlbumStoreConsumer.start(
+    return f.start(
         new ConsumerSettings(1, 1, 10, 10, 10, 0, 2, false, 3600),
         amqp,
         db,

@@ -11,7 +11,7 @@ import org.albumstore.common.config.AmqpSettings;
 import org.albumstore.common.event.Vote;
 import org.albumstore.common.event.WriteBundle;
 import org.albumstore.embedded.testing.Bundles;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInfo;
 
@@ -22,18 +22,8 @@ import org.junit.jupiter.api.TestInfo;
 class ConsumerOutageIT {
   private static final Duration WAIT = Duration.ofSeconds(90);
 
-  private Fixture f;
+  @AutoClose private Fixture f;
   private AlbumStoreConsumer consumer;
-
-  @AfterEach
-  void tearDown() throws Exception {
-    if (consumer != null) {
-      consumer.close();
-    }
-    if (f != null) {
-      f.close();
-    }
-  }
 
   private List<WriteBundle> singleLikes(int count, int albums) {
     List<WriteBundle> messages = new ArrayList<>();
@@ -47,8 +37,7 @@ class ConsumerOutageIT {
   void whileTheDatabaseIsDownNothingIsAcknowledgedAndEverythingIsAppliedOnceItIsBack(TestInfo info)
       throws Exception {
     f = Fixture.create(info.getTestMethod().orElseThrow().getName());
-    consumer =
-        AlbumStoreConsumer.start(Fixture.settings(1, 2, 100, 50), f.amqp, f.databaseThroughProxy());
+    consumer = f.start(Fixture.settings(1, 2, 100, 50), f.amqp, f.databaseThroughProxy());
 
     f.publishAll(singleLikes(200, 5));
     await("first 200 applied", WAIT, () -> f.totalReviews() == 200);
@@ -76,7 +65,7 @@ class ConsumerOutageIT {
     f.publishAll(singleLikes(3_000, 10));
 
     // Small batches and a full prefetch: when the cut comes, each channel has deliveries in hand.
-    consumer = AlbumStoreConsumer.start(Fixture.settings(1, 2, 100, 25), viaProxy, f.db);
+    consumer = f.start(Fixture.settings(1, 2, 100, 25), viaProxy, f.db);
     await("some applied", WAIT, () -> consumer.counters().messagesApplied() >= 300);
     f.proxy().dropConnections(); // abrupt loss; amqp-client recovers within about a second
 

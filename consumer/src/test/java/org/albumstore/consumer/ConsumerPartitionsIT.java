@@ -19,7 +19,7 @@ import org.albumstore.common.event.Vote;
 import org.albumstore.common.event.WriteBundle;
 import org.albumstore.embedded.testing.Bundles;
 import org.albumstore.embedded.testing.TestServices;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInfo;
 import picocli.CommandLine;
@@ -33,18 +33,8 @@ import picocli.CommandLine;
 class ConsumerPartitionsIT {
   private static final Duration WAIT = Duration.ofSeconds(60);
 
-  private Fixture f;
+  @AutoClose private Fixture f;
   private AlbumStoreConsumer consumer;
-
-  @AfterEach
-  void tearDown() throws Exception {
-    if (consumer != null) {
-      consumer.close();
-    }
-    if (f != null) {
-      f.close();
-    }
-  }
 
   /**
    * Publishes to every partition of {@code f}: per partition, one album with a like, and {@code
@@ -86,8 +76,7 @@ class ConsumerPartitionsIT {
     int reviews = publishToEveryPartition(5);
     assertThat(ready(f.amqp.partition(2))).isEqualTo(2);
 
-    consumer =
-        AlbumStoreConsumer.start(Fixture.settings(1, 2, 50, 50), f.amqp.withPartitions(2), f.db);
+    consumer = f.start(Fixture.settings(1, 2, 50, 50), f.amqp.withPartitions(2), f.db);
 
     await("every partition applied", WAIT, () -> f.totalReviews() == reviews);
     assertThat(f.albumRows()).isEqualTo(3);
@@ -102,7 +91,7 @@ class ConsumerPartitionsIT {
   void everyPartitionIsConsumedAndAMessageInTwoPartitionsAppliesOnce(TestInfo info)
       throws Exception {
     f = Fixture.create(info.getTestMethod().orElseThrow().getName(), 3);
-    consumer = AlbumStoreConsumer.start(Fixture.settings(2, 2, 50, 50), f.amqp, f.db);
+    consumer = f.start(Fixture.settings(2, 2, 50, 50));
     int reviews = publishToEveryPartition(40);
     await("every partition applied", WAIT, () -> f.totalReviews() == reviews);
     // The same messages again (a redelivery in another partition's clothes): nothing moves.
@@ -123,7 +112,7 @@ class ConsumerPartitionsIT {
       throws Exception {
     f = Fixture.create(info.getTestMethod().orElseThrow().getName(), 2);
     AmqpSettings.Partition second = f.amqp.partition(1);
-    consumer = AlbumStoreConsumer.start(Fixture.settings(1, 1, 50, 50), f.amqp, f.db);
+    consumer = f.start(Fixture.settings(1, 1, 50, 50));
     f.publish(
         second,
         new byte[] {'{', 'n', 'o'},

@@ -25,7 +25,7 @@ import org.albumstore.common.event.Review;
 import org.albumstore.common.event.Vote;
 import org.albumstore.common.event.WriteBundle;
 import org.albumstore.consumer.amqp.DeadLetterPublisher;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInfo;
 import picocli.CommandLine;
@@ -41,18 +41,8 @@ class ConsumerRedriveIT {
   private static final String OLD_REASON =
       "invalid message: unknown version 2 (this consumer reads version 1)";
 
-  private Fixture f;
+  @AutoClose private Fixture f;
   private AlbumStoreConsumer consumer;
-
-  @AfterEach
-  void tearDown() throws Exception {
-    if (consumer != null) {
-      consumer.close();
-    }
-    if (f != null) {
-      f.close();
-    }
-  }
 
   /** The redrive through the consumer jar's command line; returns {exit code, out, err}. */
   private String[] redrive() {
@@ -137,7 +127,7 @@ class ConsumerRedriveIT {
     assertThat(again[1]).contains("moved 0 messages");
     assertThat(f.ready()).isEqualTo(22);
 
-    consumer = AlbumStoreConsumer.start(Fixture.settings(1, 2, 50, 50), f.amqp, f.db);
+    consumer = f.start(Fixture.settings(1, 2, 50, 50));
     await("queue drained", WAIT, () -> f.ready() == 0 && f.deadLetters() == 1);
     // Every vote and keyed review once, message 0 included although it arrived twice.
     long total = expected.values().stream().mapToLong(c -> c[0] + c[1]).sum();

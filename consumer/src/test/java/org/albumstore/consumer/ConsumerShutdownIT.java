@@ -12,7 +12,7 @@ import java.util.stream.Collectors;
 import org.albumstore.common.event.Vote;
 import org.albumstore.common.event.WriteBundle;
 import org.albumstore.embedded.testing.Bundles;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInfo;
 
@@ -21,18 +21,8 @@ class ConsumerShutdownIT {
   private static final Duration WAIT = Duration.ofSeconds(60);
   private static final int PUBLISHED = 5_000;
 
-  private Fixture f;
+  @AutoClose private Fixture f;
   private AlbumStoreConsumer consumer;
-
-  @AfterEach
-  void tearDown() throws Exception {
-    if (consumer != null) {
-      consumer.close();
-    }
-    if (f != null) {
-      f.close();
-    }
-  }
 
   @Test
   void afterCloseEveryMessageIsEitherAppliedAndAcknowledgedOrBackInTheQueue(TestInfo info)
@@ -45,8 +35,7 @@ class ConsumerShutdownIT {
     f.publishAll(messages);
 
     Set<Thread> baseline = liveThreads();
-    AlbumStoreConsumer first =
-        AlbumStoreConsumer.start(Fixture.settings(2, 2, 200, 50), f.amqp, f.db);
+    AlbumStoreConsumer first = f.start(Fixture.settings(2, 2, 200, 50));
     await("some progress", WAIT, () -> first.counters().messagesApplied() >= 300);
     first.close(); // mid-stream: batches in hand, deliveries in the inboxes and in flight
 
@@ -57,7 +46,7 @@ class ConsumerShutdownIT {
     assertNoThreadOutlives(baseline);
 
     // A second consumer finishes the job: each message counted exactly once overall.
-    consumer = AlbumStoreConsumer.start(Fixture.settings(1, 2, 200, 50), f.amqp, f.db);
+    consumer = f.start(Fixture.settings(1, 2, 200, 50));
     await("all applied", WAIT, () -> f.totalReviews() == PUBLISHED);
     await("queue drained", WAIT, () -> f.ready() == 0);
     for (int album = 0; album < 10; album++) {
@@ -69,7 +58,7 @@ class ConsumerShutdownIT {
   void closeIsIdempotentAndCountersStayReadable(TestInfo info) throws Exception {
     f = Fixture.create(info.getTestMethod().orElseThrow().getName());
     Set<Thread> baseline = liveThreads();
-    AlbumStoreConsumer c = AlbumStoreConsumer.start(Fixture.settings(1, 1, 10, 10), f.amqp, f.db);
+    AlbumStoreConsumer c = f.start(Fixture.settings(1, 1, 10, 10));
     c.close();
     c.close();
     assertThat(c.counters().messagesApplied()).isZero();

@@ -12,6 +12,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import org.albumstore.common.amqp.AmqpConnections;
@@ -23,6 +24,7 @@ import org.albumstore.common.event.EventCodec;
 import org.albumstore.common.event.Review;
 import org.albumstore.common.event.Vote;
 import org.albumstore.common.event.WriteBundle;
+import org.albumstore.consumer.metrics.MetricsSettings;
 import org.albumstore.embedded.testing.Bundles;
 import org.albumstore.embedded.testing.TcpProxy;
 import org.albumstore.embedded.testing.TestServices;
@@ -30,7 +32,8 @@ import org.albumstore.embedded.testing.TestServices;
 /**
  * One integration test's world: a queue of its own (declared, deleted on close), the shared test
  * database, album IDs with a prefix of its own (rows deleted on close), a confirming publisher that
- * writes straight to the test queue, and bounded waits.
+ * writes straight to the test queue, the consumers it started (stopped first on close), and bounded
+ * waits.
  */
 final class Fixture implements AutoCloseable {
   final AmqpSettings amqp;
@@ -40,6 +43,7 @@ final class Fixture implements AutoCloseable {
   private final Channel publisher;
   private final HikariDataSource reads;
   private TcpProxy proxy;
+  private final List<AlbumStoreConsumer> consumers = new ArrayList<>();
 
   private Fixture(AmqpSettings amqp, DatabaseSettings db) throws Exception {
     this.amqp = amqp;
@@ -213,9 +217,33 @@ final class Fixture implements AutoCloseable {
     }
   }
 
+  /**
+   * Starts a consumer that {@link #close} stops first, before the queue it consumes goes (its
+   * metrics endpoint as given).
+   */
+  AlbumStoreConsumer start(
+      ConsumerSettings settings, AmqpSettings amqp, DatabaseSettings db, MetricsSettings metrics)
+      throws Exception {
+    AlbumStoreConsumer consumer = AlbumStoreConsumer.start(settings, amqp, db, metrics);
+    consumers.add(consumer);
+    return consumer;
+  }
+
+  /** As above, without a metrics endpoint. */
+  AlbumStoreConsumer start(ConsumerSettings settings, AmqpSettings amqp, DatabaseSettings db)
+      throws Exception {
+    return start(settings, amqp, db, MetricsSettings.OFF);
+  }
+
+  /** As above, on this fixture's queue and database. */
+  AlbumStoreConsumer start(ConsumerSettings settings) throws Exception {
+    return start(settings, amqp, db);
+  }
+
   @Override
   public void close() throws Exception {
     try {
+      consumers.forEach(AlbumStoreConsumer::close); // idempotent: a test may have closed one
       if (proxy != null) {
         proxy.close();
       }

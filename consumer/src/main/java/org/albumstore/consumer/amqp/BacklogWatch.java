@@ -59,9 +59,15 @@ public final class BacklogWatch implements BooleanSupplier, AutoCloseable {
    */
   public static BacklogWatch start(
       Connection connection, AmqpSettings amqp, long threshold, long waitMillis) {
-    BacklogWatch watch = new BacklogWatch(connection, amqp, threshold, waitMillis);
+    BacklogWatch watch = unstarted(connection, amqp, threshold, waitMillis);
     watch.timer.scheduleWithFixedDelay(watch::poll, 0, PERIOD_MILLIS, TimeUnit.MILLISECONDS);
     return watch;
+  }
+
+  /** A watch that polls only when {@link #poll} is called: for the tests. */
+  static BacklogWatch unstarted(
+      Connection connection, AmqpSettings amqp, long threshold, long waitMillis) {
+    return new BacklogWatch(connection, amqp, threshold, waitMillis);
   }
 
   /** True while the last answer was a backlog. */
@@ -70,7 +76,8 @@ public final class BacklogWatch implements BooleanSupplier, AutoCloseable {
     return backlog;
   }
 
-  private void poll() {
+  /** Reads the ready messages once and updates the answer. */
+  void poll() {
     try {
       long ready = readyMessages();
       if (failing) {

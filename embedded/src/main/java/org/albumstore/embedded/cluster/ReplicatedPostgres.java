@@ -289,16 +289,57 @@ public final class ReplicatedPostgres implements AutoCloseable {
   /**
    * {@code pg_ctl promote}: the standby ends recovery and takes writes, and is the primary from now
    * on; returns once it takes writes.
+   *
+   * <p>{@code pg_ctl promote -w} returns when the control file says "in production", which is
+   * before the postmaster accepts connections: under a write load the end of recovery takes long
+   * enough that a query sent at once is refused ("the database system is not accepting
+   * connections"). So this waits for the real signal, a session that answers {@code
+   * pg_is_in_recovery() = f}, with a bounded poll.
    */
   public void promoteStandby() throws Exception {
     int standby = 1 - primary;
     pgCtl("promote", data(standby));
-    String inRecovery = query(ports.get(standby), "SELECT pg_is_in_recovery()");
-    if (!inRecovery.equals("f")) {
-      throw new IllegalStateException("the standby is still in recovery after its promotion");
-    }
+    awaitTakesWrites(standby);
     primary = standby;
     standbyRunning = false;
+  }
+
+  /** Polls {@code slot} until a session there says it is out of recovery, within the limit. */
+  private void awaitTakesWrites(int slot) throws Exception {
+    long deadline = System.nanoTime() + COMMAND_LIMIT.toNanos();
+    String seen;
+    while (true) {
+      try {
+        seen = query(ports.get(slot), "SELECT pg_is_in_recovery()");
+      } catch (SQLException e) {
+        if (!startingUp(e)) {
+          throw e;
+        }
+        seen = e.getMessage();
+      }
+      if (seen.equals("f")) {
+        return;
+      }
+      if (System.nanoTime() > deadline) {
+        throw new IllegalStateException(
+            "the promoted standby takes no writes within "
+                + COMMAND_LIMIT
+                + ", last seen '"
+                + seen
+                + "'"
+                + tail(logFile(slot)));
+      }
+      Thread.sleep(20);
+    }
+  }
+
+  /**
+   * A server that is up but not yet taking sessions: {@code 57P03} (cannot connect now) or a
+   * connection refused while the postmaster moves from recovery to production.
+   */
+  private static boolean startingUp(SQLException e) {
+    String state = e.getSQLState();
+    return state != null && (state.equals("57P03") || state.startsWith("08"));
   }
 
   /**

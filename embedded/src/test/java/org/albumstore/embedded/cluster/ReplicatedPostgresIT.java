@@ -10,6 +10,10 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import org.albumstore.common.config.DatabaseSettings;
 import org.albumstore.embedded.cluster.ReplicatedPostgres.Replication;
 import org.albumstore.embedded.testing.ExternalTools;
@@ -95,6 +99,77 @@ class ReplicatedPostgresIT {
       assertThat(count(db))
           .as("the row streamed before the cut survives, the later one not")
           .isEqualTo(1);
+    }
+  }
+
+  /**
+   * {@code pg_ctl promote -w} returns before the promoted server takes sessions, and the gap widens
+   * with the WAL it still has to replay: a promotion under a write load, repeated, proves that
+   * {@link ReplicatedPostgres#promoteStandby()} returns only once the server takes writes.
+   */
+  @Test
+  void aPromotionUnderAWriteLoadReturnsOnlyOnceThePromotedServerTakesWrites() throws Exception {
+    try (ReplicatedPostgres pg = ReplicatedPostgres.start(Replication.ASYNCHRONOUS)) {
+      execute(direct(pg), "CREATE TABLE t (v int, pad text)");
+      for (int round = 0; round < PROMOTIONS_UNDER_LOAD; round++) {
+        try (WriteLoad load = new WriteLoad(direct(pg))) {
+          load.awaitRows(20_000, LIMIT);
+          pg.crashPrimary();
+        }
+        pg.promoteStandby();
+        execute(direct(pg), "INSERT INTO t VALUES (-1, 'right after the promotion')");
+        pg.rebuildStandby();
+      }
+      assertThat(count(direct(pg))).as("rows on the last primary").isPositive();
+    }
+  }
+
+  private static final int PROMOTIONS_UNDER_LOAD = 4;
+
+  private static DatabaseSettings direct(ReplicatedPostgres pg) {
+    return ReplicatedPostgres.settings(pg.ports().get(pg.primary()), "albumstore");
+  }
+
+  /**
+   * Two sessions inserting wide rows as fast as they can, until closed or the primary dies. Bounded
+   * by the crash that follows and by {@link #close()}'s wait.
+   */
+  private static final class WriteLoad implements AutoCloseable {
+    private final ExecutorService writers = Executors.newFixedThreadPool(2);
+    private final AtomicLong rows = new AtomicLong();
+    private volatile boolean stop;
+
+    WriteLoad(DatabaseSettings db) {
+      for (int i = 0; i < 2; i++) {
+        writers.submit(() -> write(db));
+      }
+    }
+
+    private void write(DatabaseSettings db) {
+      String sql = "INSERT INTO t SELECT g, repeat('x', 200) FROM generate_series(1, 2000) g";
+      try (Connection c = DriverManager.getConnection(db.jdbcUrl(), db.user(), db.password());
+          Statement st = c.createStatement()) {
+        while (!stop) {
+          rows.addAndGet(st.executeUpdate(sql));
+        }
+      } catch (SQLException e) {
+        // the crash ends the load
+      }
+    }
+
+    void awaitRows(long wanted, Duration limit) throws InterruptedException {
+      long deadline = System.nanoTime() + limit.toNanos();
+      while (rows.get() < wanted && System.nanoTime() < deadline) {
+        Thread.sleep(10);
+      }
+      assertThat(rows.get()).as("rows written before the crash").isGreaterThanOrEqualTo(wanted);
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+      stop = true;
+      writers.shutdown();
+      writers.awaitTermination(LIMIT.toSeconds(), TimeUnit.SECONDS);
     }
   }
 

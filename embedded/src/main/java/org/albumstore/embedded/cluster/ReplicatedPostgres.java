@@ -290,15 +290,17 @@ public final class ReplicatedPostgres implements AutoCloseable {
    * {@code pg_ctl promote}: the standby ends recovery and takes writes, and is the primary from now
    * on; returns once it takes writes.
    *
-   * <p>{@code pg_ctl promote -w} returns when the control file says "in production", which is
+   * <p>{@code pg_ctl promote -w} would return when the control file says "in production", which is
    * before the postmaster accepts connections: under a write load the end of recovery takes long
    * enough that a query sent at once is refused ("the database system is not accepting
-   * connections"). So this waits for the real signal, a session that answers {@code
-   * pg_is_in_recovery() = f}, with a bounded poll.
+   * connections"). So the promotion is only signalled ({@code -W}), and the one wait is for the
+   * real signal: a session that answers {@code pg_is_in_recovery() = f}, polled within a bound.
+   * Every promotion thus meets a server that still refuses sessions, and a harness that trusted the
+   * command instead fails every time, not once in a while.
    */
   public void promoteStandby() throws Exception {
     int standby = 1 - primary;
-    pgCtl("promote", data(standby));
+    run(tool("pg_ctl", "promote", "-D", data(standby).toString(), "-W"), true);
     awaitTakesWrites(standby);
     primary = standby;
     standbyRunning = false;

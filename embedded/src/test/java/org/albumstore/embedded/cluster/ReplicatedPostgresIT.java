@@ -124,7 +124,7 @@ class ReplicatedPostgresIT {
     }
   }
 
-  private static final int PROMOTIONS_UNDER_LOAD = 4;
+  private static final int PROMOTIONS_UNDER_LOAD = 3;
 
   private static DatabaseSettings direct(ReplicatedPostgres pg) {
     return ReplicatedPostgres.settings(pg.ports().get(pg.primary()), "albumstore");

@@ -74,7 +74,7 @@ def classify(procs, launcher, db):
         c, cmd = p["comm"], p["cmd"]
         if pid == launcher:
             owner = "client:launcher"
-        elif c == "java" and "AlbumStoreServer" in cmd:
+        elif c == "java" and ("ServerMain" in cmd or "AlbumStoreServer" in cmd):
             owner = f"server:{pid}"
         elif c == "java" and "ConsumerMain" in cmd:
             owner = f"consumer:{pid}"

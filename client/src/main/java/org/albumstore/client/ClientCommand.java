@@ -25,7 +25,7 @@ import picocli.CommandLine.Spec;
     name = "java -jar client.jar",
     modelTransformer = ClientCommand.Options.class,
     mixinStandardHelpOptions = true,
-    versionProvider = ClientMain.Version.class,
+    versionProvider = ClientVersion.class,
     sortOptions = false,
     usageHelpWidth = 100,
     description = {

@@ -4,7 +4,6 @@ import io.netty.util.ResourceLeakDetector;
 import java.io.PrintStream;
 import java.time.Duration;
 import org.albumstore.common.config.Env;
-import picocli.CommandLine;
 
 /**
  * The load client's entry points: {@link #main} for {@code java -jar client.jar}, {@link #run} and
@@ -59,18 +58,5 @@ public final class ClientMain {
   /** As {@link ClientRun#execute()}. */
   public static ClientResult execute(Env env, PrintStream out, PrintStream err, String... args) {
     return new ClientRun(env, out, err, args).execute();
-  }
-
-  static String version() {
-    String v = ClientMain.class.getPackage().getImplementationVersion();
-    return v != null ? v : "dev";
-  }
-
-  /** {@code --version}. */
-  static final class Version implements CommandLine.IVersionProvider {
-    @Override
-    public String[] getVersion() {
-      return new String[] {"albumstore-client " + version()};
-    }
   }
 }

@@ -94,7 +94,7 @@ final class RunReporter {
     RunSummary summary =
         new RunSummary(
             "albumstore-client",
-            ClientMain.version(),
+            ClientVersion.version(),
             runId,
             startedAt.toString(),
             Instant.now().toString(),

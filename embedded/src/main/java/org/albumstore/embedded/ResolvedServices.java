@@ -31,10 +31,6 @@ public final class ResolvedServices implements AutoCloseable {
     return broker;
   }
 
-  public Resolved<DatabaseSettings> databasePart() {
-    return database;
-  }
-
   public Source brokerSource() {
     return broker.source();
   }

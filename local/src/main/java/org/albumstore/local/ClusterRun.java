@@ -27,7 +27,7 @@ import org.albumstore.embedded.Source;
 import org.albumstore.embedded.cluster.HaProxy;
 import org.albumstore.embedded.cluster.RabbitCluster;
 import org.albumstore.embedded.cluster.RabbitNode;
-import org.albumstore.server.AlbumStoreServer;
+import org.albumstore.server.ServerMain;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -114,7 +114,7 @@ final class ClusterRun extends LaunchBase {
       return LaunchFailure.report(e, out, err, log, "the cluster");
     } finally {
       try {
-        stack.close(LocalMain.SHUTDOWN_LIMIT);
+        stack.close(SHUTDOWN_LIMIT);
         Started s = started;
         if (s != null && ok) {
           deleteRecursively(s.dir); // the nodes' data and the logs: nothing to look at
@@ -297,7 +297,7 @@ final class ClusterRun extends LaunchBase {
     e.put(CommonSettings.HTTP_PORT.variable(), Integer.toString(port));
     return ChildJvm.start(
         "server-" + n,
-        AlbumStoreServer.class.getName(),
+        ServerMain.class.getName(),
         List.of(),
         e,
         dir.resolve("server-" + n + ".log"),

@@ -22,7 +22,7 @@ import picocli.CommandLine.Unmatched;
     name = "java -jar albumstore-local.jar",
     modelTransformer = LaunchCommand.Options.class,
     mixinStandardHelpOptions = true,
-    versionProvider = LocalMain.Version.class,
+    versionProvider = LocalVersion.class,
     sortOptions = false,
     customSynopsis =
         "java -jar albumstore-local.jar [--embedded] [--port=PORT] [--topology=single|cluster"

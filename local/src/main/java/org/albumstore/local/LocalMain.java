@@ -3,7 +3,6 @@ package org.albumstore.local;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.util.List;
 import java.util.logging.Level;
 import org.albumstore.client.ClientMain;
@@ -18,9 +17,6 @@ import picocli.CommandLine;
  * line on stderr.
  */
 public final class LocalMain {
-  /** The longest Ctrl-C may take: the client's report, the consumer's last batches, pg_ctl stop. */
-  static final Duration SHUTDOWN_LIMIT = Duration.ofSeconds(60);
-
   /**
    * Tomcat logs through java.util.logging, one INFO line per connector and engine step. JUL holds
    * loggers weakly: the references keep the levels set here.
@@ -47,13 +43,16 @@ public final class LocalMain {
     Launch run = launch(parsed.options(), env, System.out, System.err);
     StopSignals.install(
         () -> {
-          if (!run.stop(SHUTDOWN_LIMIT)) {
+          if (!run.stop(Launch.SHUTDOWN_LIMIT)) {
             System.exit(130); // a part did not let go in time; the shutdown hook has nothing left
           }
         },
-        "already stopping, in order; this takes at most " + SHUTDOWN_LIMIT.toSeconds() + " s");
+        "already stopping, in order; this takes at most "
+            + Launch.SHUTDOWN_LIMIT.toSeconds()
+            + " s");
     Runtime.getRuntime()
-        .addShutdownHook(new Thread(() -> run.stop(SHUTDOWN_LIMIT), "albumstore-local-shutdown"));
+        .addShutdownHook(
+            new Thread(() -> run.stop(Launch.SHUTDOWN_LIMIT), "albumstore-local-shutdown"));
     System.exit(run.call());
   }
 
@@ -113,14 +112,5 @@ public final class LocalMain {
         System.err,
         "--help");
     return help.toString(StandardCharsets.UTF_8);
-  }
-
-  /** {@code --version}. */
-  static final class Version implements CommandLine.IVersionProvider {
-    @Override
-    public String[] getVersion() {
-      String v = LocalMain.class.getPackage().getImplementationVersion();
-      return new String[] {"albumstore-local " + (v != null ? v : "dev")};
-    }
   }
 }

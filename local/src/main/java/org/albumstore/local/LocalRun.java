@@ -69,7 +69,7 @@ final class LocalRun extends LaunchBase {
       return LaunchFailure.report(e, out, err, log, "the stack");
     } finally {
       try {
-        stack.close(LocalMain.SHUTDOWN_LIMIT);
+        stack.close(SHUTDOWN_LIMIT);
       } finally {
         done.countDown();
       }

@@ -27,12 +27,11 @@ import org.apache.catalina.startup.Tomcat;
 import org.apache.tomcat.util.descriptor.web.ErrorPage;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import picocli.CommandLine;
 
 /**
  * The runnable server: the same listener and servlets as the WAR, in an embedded Tomcat 11 under
- * {@code /albumstore}. {@link #main} is the command line ({@link ServerCommand}); {@link
- * #start(Env)} is the API for tests and the {@code local/} module.
+ * {@code /albumstore}. {@link #start(Env)} is the API for tests, the {@code local/} module and the
+ * command line ({@link ServerMain}).
  *
  * <p>Settings are resolved here once, validated (a bad value fails before anything opens), and
  * handed to the web application as context init parameters, which the listener layers over the
@@ -52,10 +51,6 @@ public final class AlbumStoreServer implements AutoCloseable {
   private AlbumStoreServer(Tomcat tomcat, Path baseDir) {
     this.tomcat = tomcat;
     this.baseDir = baseDir;
-  }
-
-  public static void main(String[] args) {
-    System.exit(new CommandLine(new ServerCommand()).execute(args));
   }
 
   /**

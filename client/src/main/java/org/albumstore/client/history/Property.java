@@ -1,9 +1,11 @@
 package org.albumstore.client.history;
 
-/** The promises a history is judged against (README's Guarantees names them). */
+/** The promises a history is judged against (client/README.md's table says when each is broken). */
 enum Property {
-  /** Every acknowledged write is in PostgreSQL, exactly once. */
+  /** Every acknowledged write is in PostgreSQL. */
   NO_LOST_WRITE("no lost write"),
+  /** No write is applied more than once: a counter never exceeds the ledger's applied reviews. */
+  NO_DUPLICATE("no duplicate"),
   /** Nothing is in PostgreSQL that no request asked for; a write that may have applied may be. */
   NO_PHANTOM("no phantom"),
   /** A GET /albums/{id} sent after its POST's 200 answers the album. */

@@ -10,17 +10,21 @@ import java.util.Map;
  *
  * @param judged false when the history was not whole (then nothing else is meaningful)
  * @param why why it was not judged, or null
- * @param databaseChecked whether the write properties (lost, phantom) were checked
+ * @param databaseChecked whether the write properties (lost, duplicate, phantom) were checked
  * @param operations attempts in the history
  * @param writes logical writes (one idempotency key each), and of them:
  * @param acknowledged got a 200
  * @param refused every attempt got a 4xx: known not applied
  * @param indeterminate neither: may or may not have been applied
+ * @param recovered of the indeterminate, those the database holds: applied after all (0 when the
+ *     database was not read)
  * @param readsJudged reads that a property applied to
  * @param unavailable of {@code GET /albums} after its POST's 200: answered 503 (honest, not a
  *     violation)
  * @param unanswered of those: timed out or failed with an I/O error
  * @param violations every violation found
+ * @param results each property's judgement (valid, invalid or unknown, with why); empty when not
+ *     judged
  */
 public record Verdict(
     boolean judged,
@@ -31,21 +35,24 @@ public record Verdict(
     long acknowledged,
     long refused,
     long indeterminate,
+    long recovered,
     long readsJudged,
     long unavailable,
     long unanswered,
-    List<Violation> violations) {
+    List<Violation> violations,
+    Map<Property, PropertyResult> results) {
   public static final int SHOWN = 10;
 
   public Verdict {
     violations = List.copyOf(violations);
+    results = results.isEmpty() ? Map.of() : new EnumMap<>(results);
   }
 
   static Verdict notJudged(String why, long operations) {
-    return new Verdict(false, why, false, operations, 0, 0, 0, 0, 0, 0, 0, List.of());
+    return new Verdict(false, why, false, operations, 0, 0, 0, 0, 0, 0, 0, 0, List.of(), Map.of());
   }
 
-  /** Judged, and no violation. */
+  /** Judged, and no violation (a property that could not tell, unknown, is no violation). */
   public boolean isClean() {
     return judged && violations.isEmpty();
   }
@@ -54,36 +61,32 @@ public record Verdict(
     return violations.stream().filter(v -> v.property() == p).count();
   }
 
-  /** The verdict, then per property its count and the first {@value #SHOWN} violations. */
+  /** The property's judgement: unknown when the history was not judged. */
+  Validity validity(Property p) {
+    PropertyResult r = results.get(p);
+    return r == null ? Validity.UNKNOWN : r.validity();
+  }
+
+  /** The verdict, then per property its judgement and the first {@value #SHOWN} violations. */
   public void print(PrintStream out) {
     if (!judged) {
       out.println("history: not judged: " + why);
       return;
     }
     out.printf(
-        "history: %d attempts; %d writes: %d acknowledged, %d refused (4xx), %d indeterminate;"
+        "history: %d attempts; %d writes: %d acknowledged, %d refused (4xx), %d indeterminate%s;"
             + " %d reads judged, %d answered 503 after the album's 200, %d unanswered%n",
         operations,
         writes,
         acknowledged,
         refused,
         indeterminate,
+        databaseChecked ? " (" + recovered + " of them recovered: applied after all)" : "",
         readsJudged,
         unavailable,
         unanswered);
-    Map<Property, Long> counts = new EnumMap<>(Property.class);
     for (Property p : Property.values()) {
-      counts.put(p, count(p));
-    }
-    for (Property p : Property.values()) {
-      boolean skipped =
-          !databaseChecked && (p == Property.NO_LOST_WRITE || p == Property.NO_PHANTOM);
-      out.printf(
-          "  %-18s %s%n",
-          p.label(),
-          skipped
-              ? "not checked (no database)"
-              : counts.get(p) == 0 ? "ok" : counts.get(p) + " violations");
+      out.printf("  %-18s %s%n", p.label(), judgement(p));
       violations.stream()
           .filter(v -> v.property() == p)
           .limit(SHOWN)
@@ -97,5 +100,14 @@ public record Verdict(
         isClean()
             ? "history: no violation" + (databaseChecked ? "" : " (reads only)")
             : "history: " + violations.size() + " VIOLATIONS");
+  }
+
+  private String judgement(Property p) {
+    PropertyResult r = results.get(p);
+    return switch (validity(p)) {
+      case VALID -> "ok";
+      case INVALID -> count(p) + " violations";
+      case UNKNOWN -> "unknown (" + (r == null ? "not judged" : r.why()) + ")";
+    };
   }
 }

@@ -1,5 +1,7 @@
 package org.albumstore.client.history;
 
+import java.util.Collection;
+import java.util.Comparator;
 import java.util.List;
 
 /**
@@ -11,5 +13,13 @@ import java.util.List;
 record Violation(Property property, String what, List<Operation> operations) {
   Violation {
     operations = List.copyOf(operations);
+  }
+
+  /** A violation naming {@code operations} in the history's order. */
+  static Violation of(Property property, String what, Collection<Operation> operations) {
+    return new Violation(
+        property,
+        what,
+        operations.stream().sorted(Comparator.comparingLong(Operation::line)).toList());
   }
 }

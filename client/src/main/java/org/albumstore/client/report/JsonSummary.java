@@ -31,8 +31,4 @@ public final class JsonSummary {
   public static RunSummary read(Path file) throws IOException {
     return JSON.readValue(file.toFile(), RunSummary.class);
   }
-
-  public static String toJson(RunSummary summary) throws IOException {
-    return JSON.writeValueAsString(summary);
-  }
 }

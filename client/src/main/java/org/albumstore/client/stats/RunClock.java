@@ -13,8 +13,4 @@ public record RunClock(long originNanos, long originEpochMillis) {
   public long epochMillis(long nanos) {
     return originEpochMillis + Math.floorDiv(nanos - originNanos, 1_000_000L);
   }
-
-  public double secondsSinceStart(long nanos) {
-    return (nanos - originNanos) / 1e9;
-  }
 }

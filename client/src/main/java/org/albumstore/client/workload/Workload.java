@@ -14,11 +14,11 @@ import java.util.stream.Collectors;
  *       {@code GET /albums/{id}} of the album just created; it needs the server's read-your-writes
  *       (a GET that came too early would be a 404, retried, and counted as a failure after the
  *       retries).
- *   <li>{@link #REVIEWS}: {@code POST /review} only (issue 28's reviews-only cost): each iteration
- *       two {@code POST /review/like/{id}} and one {@code POST /review/dislike/{id}} on an album ID
- *       of its own that no {@code POST /albums} created (the iteration's idempotency-key stem,
- *       valid as the spec's client-numbered IDs are), so the verification compares its counts as
- *       for the default.
+ *   <li>{@link #REVIEWS}: {@code POST /review} only (what a review costs without the album's
+ *       insert): each iteration two {@code POST /review/like/{id}} and one {@code POST
+ *       /review/dislike/{id}} on an album ID of its own that no {@code POST /albums} created (the
+ *       iteration's idempotency-key stem, valid as the spec's client-numbered IDs are), so the
+ *       verification compares its counts as for the default.
  * </ul>
  */
 public enum Workload {

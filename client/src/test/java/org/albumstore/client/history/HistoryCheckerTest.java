@@ -2,6 +2,9 @@ package org.albumstore.client.history;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -58,11 +61,48 @@ class HistoryCheckerTest {
   }
 
   @Test
-  void noLostWrite_aReviewAppliedTwiceFails() {
+  void noDuplicate_aReviewAppliedTwiceFails() {
     Histories h = iteration().counterMovedAgain(ALBUM, true);
     Verdict v = h.check();
-    assertThat(properties(v)).contains(Property.NO_LOST_WRITE);
+    // Its own property, not a lost write; and more than was asked for, so a phantom too.
+    assertThat(properties(v)).containsExactly(Property.NO_DUPLICATE, Property.NO_PHANTOM);
     assertThat(v.violations().get(0).what()).contains("applied more than once");
+    assertThat(v.validity(Property.NO_DUPLICATE)).isEqualTo(Validity.INVALID);
+    assertThat(v.validity(Property.NO_LOST_WRITE)).isEqualTo(Validity.VALID);
+  }
+
+  @Test
+  void recovered_anIndeterminateWriteFoundAppliedIsCounted() {
+    Histories h =
+        iteration()
+            .like("t0", "run-t0-0-l2", ALBUM, 170, 5_170, "SocketTimeoutException")
+            .dislike("t0", "run-t0-0-d", ALBUM, 5_200, 5_300, "503")
+            .applied("run-t0-0-l2", ALBUM, true); // the timed-out one was applied, the 503 not
+    Verdict v = h.check();
+    assertThat(v.indeterminate()).isEqualTo(2);
+    assertThat(v.recovered()).isEqualTo(1);
+    ByteArrayOutputStream text = new ByteArrayOutputStream();
+    v.print(new PrintStream(text, true, StandardCharsets.UTF_8));
+    assertThat(text.toString(StandardCharsets.UTF_8))
+        .contains("2 indeterminate (1 of them recovered: applied after all)");
+  }
+
+  @Test
+  void eachPropertySaysValidInvalidOrUnknown() {
+    Verdict v = iteration().check();
+    // The writer read its album and its counts once each: nothing to compare a read with.
+    assertThat(v.validity(Property.NO_LOST_WRITE)).isEqualTo(Validity.VALID);
+    assertThat(v.validity(Property.READ_YOUR_WRITES)).isEqualTo(Validity.VALID);
+    assertThat(v.validity(Property.MONOTONIC_COUNTS)).isEqualTo(Validity.UNKNOWN);
+    assertThat(v.results().get(Property.MONOTONIC_COUNTS).why()).contains("twice");
+    Verdict readsOnly = HistoryChecker.check(iteration().history(), null);
+    assertThat(readsOnly.validity(Property.NO_LOST_WRITE)).isEqualTo(Validity.UNKNOWN);
+    assertThat(readsOnly.validity(Property.NO_DUPLICATE)).isEqualTo(Validity.UNKNOWN);
+    assertThat(readsOnly.validity(Property.NO_PHANTOM)).isEqualTo(Validity.UNKNOWN);
+    assertThat(readsOnly.recovered()).isZero();
+    assertThat(HistoryChecker.CHECKERS)
+        .extracting(PropertyChecker::property)
+        .containsExactly(Property.values());
   }
 
   @Test

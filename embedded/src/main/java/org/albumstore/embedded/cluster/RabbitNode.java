@@ -291,8 +291,8 @@ public final class RabbitNode implements AutoCloseable {
    * Returns once the node's applications run, judged by the node itself: first its Erlang VM must
    * exist (a {@code beam} process under the start script), then {@code rabbitmqctl wait --pid} asks
    * the node by name until RabbitMQ has booted, and gives up if that VM exits. No file is read: a
-   * PID file that a restarted node rewrites in place was a race (issue 33). Abandoned with the log
-   * as soon as the start script exits or the deadline passes.
+   * PID file that a restarted node rewrites in place was a race: read mid-write, it failed the
+   * start. Abandoned with the log as soon as the start script exits or the deadline passes.
    */
   private void awaitStartup(Duration timeout) throws IOException, InterruptedException {
     long deadline = System.nanoTime() + timeout.toNanos();

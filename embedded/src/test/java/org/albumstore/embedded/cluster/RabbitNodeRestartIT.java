@@ -17,16 +17,17 @@ import org.junit.jupiter.api.Test;
 
 /**
  * A node SIGKILLed and started again, over and over, starts every time and keeps its data, whatever
- * its killed predecessor left in the PID file: the dead VM's PID, or a half-written file. Before
- * issue 33 the restart waited on that file ({@code rabbitmqctl wait <pidfile>}) and failed with
- * {@code garbage_in_pid_file} when it read the file while the new node rewrote it; a planted
- * garbage file made it fail every time.
+ * its killed predecessor left in the PID file: the dead VM's PID, or a half-written file. The
+ * restart once waited on that file ({@code rabbitmqctl wait <pidfile>}) and failed with {@code
+ * garbage_in_pid_file} when it read the file while the new node rewrote it; a planted garbage file
+ * made it fail every time.
  */
 class RabbitNodeRestartIT {
   /**
-   * Restarts in a row. {@code mvn verify} runs 4 (about 10 s each on a loaded 2-core machine); the
-   * issue's 20 in a row: {@code mvn -B -pl embedded -am verify -Dit.test=RabbitNodeRestartIT
-   * -Dtest=NoSuch -Dsurefire.failIfNoSpecifiedTests=false -Dalbumstore.restarts=20}.
+   * Restarts in a row. {@code mvn verify} runs 4 (about 10 s each on a loaded 2-core machine); 20
+   * in a row, which the race needed to show: {@code mvn -B -pl embedded -am verify
+   * -Dit.test=RabbitNodeRestartIT -Dtest=NoSuch -Dsurefire.failIfNoSpecifiedTests=false
+   * -Dalbumstore.restarts=20}.
    */
   private static final int RESTARTS = Integer.getInteger("albumstore.restarts", 4);
 

@@ -1,0 +1,11 @@
+package org.albumstore.client.history;
+
+/**
+ * A property's judgement, as Jepsen's checkers give it: the history keeps it, breaks it, or cannot
+ * tell (nothing it could judge, or the database was not read).
+ */
+enum Validity {
+  VALID,
+  INVALID,
+  UNKNOWN
+}

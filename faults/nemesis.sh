@@ -6,8 +6,14 @@
 # rabbitmq-server, haproxy, the PostgreSQL server programs and iptables (root or CAP_NET_ADMIN),
 # like the IT.
 #
-#   faults/nemesis.sh [--minutes M=10] [--seed S]...      (no --seed: seeds 1 to 5)
-# e.g. faults/nemesis.sh --minutes 10 --seed 1 --seed 2 --seed 3 --seed 4 --seed 5
+#   faults/nemesis.sh [--minutes M=10] [--rate R=60] [--threads T=16] [--seed S]...
+#                                                        (no --seed: seeds 1 to 5)
+# e.g. faults/nemesis.sh --minutes 10 --rate 1000 --threads 64 --seed 1 --seed 2
+#
+# --rate and --threads are NemesisIT's load (-Dalbumstore.nemesis.rate, .threads): writes per
+# second on one schedule shared by T writer threads, half of them reading back, and 2 readers
+# (GET /review, judged by the monotonic- and bounded-counts properties). The defaults are what
+# mvn verify runs.
 #
 # Per seed, results/nemesis/seed-S/ gets nemesis.txt (the schedule, what the nemesis did, what each
 # fault cost the clients, the checker's verdict), history-verdict.txt, summary.json and by-kind.txt
@@ -16,6 +22,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 MINUTES=10
+RATE=60
+THREADS=16
 SEEDS=()
 
 # Per fault kind of a nemesis.txt: faults played, and the longest time without a 200 during one
@@ -35,25 +43,30 @@ while [[ $# -gt 0 ]]; do
   case "$1" in
     --minutes) MINUTES="$2"; shift 2 ;;
     --seed) SEEDS+=("$2"); shift 2 ;;
-    *) echo "usage: faults/nemesis.sh [--minutes M] [--seed S]..." >&2; exit 2 ;;
+    --rate) RATE="$2"; shift 2 ;;
+    --threads) THREADS="$2"; shift 2 ;;
+    *) echo "usage: faults/nemesis.sh [--minutes M] [--rate R] [--threads T] [--seed S]..." >&2; exit 2 ;;
   esac
 done
 [[ ${#SEEDS[@]} -gt 0 ]] || SEEDS=(1 2 3 4 5)
 OUT="${RESULTS:-results}/nemesis"
 mkdir -p "$OUT"
-if [[ ! -f "$OUT/runs.md" ]]; then
-  printf '| seed | minutes | date | build | verdict | exit |\n|---|---|---|---|---|---|\n' >"$OUT/runs.md"
+if ! grep -q '^| seed | minutes | writes/s |' "$OUT/runs.md" 2>/dev/null; then
+  # Runs before the load was a parameter were all at 60 writes/s, 16 threads (the table above).
+  printf '\n| seed | minutes | writes/s | threads | date | build | load average | verdict | exit |\n' >>"$OUT/runs.md"
+  printf '|---|---|---|---|---|---|---|---|---|\n' >>"$OUT/runs.md"
 fi
 status=0
 for seed in "${SEEDS[@]}"; do
-  echo "== nemesis seed $seed, $MINUTES min"
+  echo "== nemesis seed $seed, $MINUTES min, $RATE writes/s, $THREADS threads"
   rm -rf faults/target/failsafe-reports
   rc=0
   # Bounded: the load, its drain and the cluster's start and stop take well under twice its length.
   timeout "$((MINUTES * 120 + 600))" mvn -B -q -pl faults -am verify \
     -Dit.test=NemesisIT -Dtest=NoSuch \
     -Dsurefire.failIfNoSpecifiedTests=false -Dfailsafe.failIfNoSpecifiedTests=false \
-    -Dalbumstore.nemesis.seed="$seed" -Dalbumstore.nemesis.seconds="$((MINUTES * 60))" || rc=$?
+    -Dalbumstore.nemesis.seed="$seed" -Dalbumstore.nemesis.seconds="$((MINUTES * 60))" \
+    -Dalbumstore.nemesis.rate="$RATE" -Dalbumstore.nemesis.threads="$THREADS" || rc=$?
   run="faults/target/faults/nemesis-seed-$seed"
   dest="$OUT/seed-$seed"
   rm -rf "$dest"; mkdir -p "$dest"
@@ -67,7 +80,8 @@ for seed in "${SEEDS[@]}"; do
     verdict="no verdict: nothing was judged"
     [[ $rc -ne 0 ]] || rc=1 # a run that judged nothing did not pass, whatever Maven says
   fi
-  echo "| $seed | $MINUTES | $(date -u +%F) | $(git rev-parse --short HEAD) | $verdict | exit $rc |" >>"$OUT/runs.md"
+  load=$(cut -d' ' -f1-3 /proc/loadavg) # the machine is shared: what else ran, at the end
+  echo "| $seed | $MINUTES | $RATE | $THREADS | $(date -u +%F) | $(git rev-parse --short HEAD 2>/dev/null || echo "${BUILD:-unknown}") | $load | $verdict | exit $rc |" >>"$OUT/runs.md"
   [[ $rc -eq 0 ]] || status=1
 done
 exit "$status"

@@ -22,6 +22,9 @@ public final class ClusterInjector implements Nemesis.Injector {
 
   private static final int SUPERVISED_START_SECONDS = 90;
 
+  /** How long a node may take to raise or clear an alarm once its limit has been changed. */
+  private static final Duration ALARM_LIMIT = Duration.ofSeconds(30);
+
   private final ClusterStack cluster;
   private final RabbitCluster brokers;
   private final ClusterWorld world;
@@ -58,7 +61,10 @@ public final class ClusterInjector implements Nemesis.Injector {
       case NODE_KILL -> brokers.kill(i);
       case NODE_PAUSE -> brokers.pause(i);
       case PARTITION -> partitions.put(f, brokers.isolate(i));
-      case MEMORY_ALARM -> brokers.nodes().get(i).ctl("set_vm_memory_high_watermark", "0");
+      case MEMORY_ALARM -> {
+        brokers.nodes().get(i).ctl("set_vm_memory_high_watermark", "0");
+        cluster.awaitAlarm(i, "memory", true, ALARM_LIMIT);
+      }
       case SERVER_KILL -> world.servers().get(i).kill();
       case SERVER_TERM -> world.servers().get(i).stop();
       case CONSUMER_KILL -> consumers.get(i).kill();
@@ -73,10 +79,17 @@ public final class ClusterInjector implements Nemesis.Injector {
     int i = f.target();
     switch (f.kind()) {
       case NODE_KILL -> restartIfDown(i);
-      case NODE_PAUSE -> brokers.resume(i);
+      case NODE_PAUSE -> {
+        // SIGCONT returns at once; the node is back when it runs in the cluster again (a pause
+        // past net_ticktime makes the others drop it, and pause_minority then pauses it a while).
+        brokers.resume(i);
+        cluster.rejoinAfterHeal(i);
+      }
       case PARTITION -> healPartition(f);
-      case MEMORY_ALARM ->
-          brokers.nodes().get(i).ctl("set_vm_memory_high_watermark", DEFAULT_WATERMARK);
+      case MEMORY_ALARM -> {
+        brokers.nodes().get(i).ctl("set_vm_memory_high_watermark", DEFAULT_WATERMARK);
+        cluster.awaitAlarm(i, "memory", false, ALARM_LIMIT);
+      }
       case SERVER_KILL, SERVER_TERM -> {
         if (!world.servers().get(i).isAlive()) {
           world.restartServer(i);
@@ -122,6 +135,8 @@ public final class ClusterInjector implements Nemesis.Injector {
       brokers.restart(i);
     }
     cluster.awaitAmqpListener(i, true, Duration.ofSeconds(90));
+    // Listening is not yet clustered: the heal ends when the node sees every node running.
+    cluster.awaitRunningNodes(i, Duration.ofSeconds(90), System.nanoTime());
   }
 
   /**

@@ -15,6 +15,10 @@
 # (GET /review, judged by the monotonic- and bounded-counts properties). The defaults are what
 # mvn verify runs.
 #
+# --planted BUG (ASYNC_COMMIT, ACK_BEFORE_COMMIT, LARGE_FAILED_BATCH_ACKED: faults/.../planted/
+# PlantedBug) runs every consumer with that bug planted; the run passes when the checker or the
+# verification catches it. Results go to results/nemesis/planted/BUG-seed-S/ and planted/runs.md.
+#
 # Per seed, results/nemesis/seed-S/ gets nemesis.txt (the schedule, what the nemesis did, what each
 # fault cost the clients, the checker's verdict), history-verdict.txt, summary.json and by-kind.txt
 # (per fault kind: how many, and the longest time without a 200 during one); then
@@ -24,6 +28,7 @@ cd "$(dirname "$0")/.."
 MINUTES=10
 RATE=60
 THREADS=16
+PLANTED=""
 SEEDS=()
 
 # Per fault kind of a nemesis.txt: faults played, and the longest time without a 200 during one
@@ -45,16 +50,18 @@ while [[ $# -gt 0 ]]; do
     --seed) SEEDS+=("$2"); shift 2 ;;
     --rate) RATE="$2"; shift 2 ;;
     --threads) THREADS="$2"; shift 2 ;;
-    *) echo "usage: faults/nemesis.sh [--minutes M] [--rate R] [--threads T] [--seed S]..." >&2; exit 2 ;;
+    --planted) PLANTED="$2"; shift 2 ;;
+    *) echo "usage: faults/nemesis.sh [--minutes M] [--rate R] [--threads T] [--planted BUG] [--seed S]..." >&2; exit 2 ;;
   esac
 done
 [[ ${#SEEDS[@]} -gt 0 ]] || SEEDS=(1 2 3 4 5)
 OUT="${RESULTS:-results}/nemesis"
+if [[ -n "$PLANTED" ]]; then OUT="$OUT/planted"; fi
 mkdir -p "$OUT"
 if ! grep -q '^| seed | minutes | writes/s |' "$OUT/runs.md" 2>/dev/null; then
   # Runs before the load was a parameter were all at 60 writes/s, 16 threads (the table above).
-  printf '\n| seed | minutes | writes/s | threads | date | build | load average | verdict | exit |\n' >>"$OUT/runs.md"
-  printf '|---|---|---|---|---|---|---|---|---|\n' >>"$OUT/runs.md"
+  printf '\n| seed | minutes | writes/s | threads | planted | date | build | load average | verdict | exit |\n' >>"$OUT/runs.md"
+  printf '|---|---|---|---|---|---|---|---|---|---|\n' >>"$OUT/runs.md"
 fi
 status=0
 for seed in "${SEEDS[@]}"; do
@@ -66,9 +73,10 @@ for seed in "${SEEDS[@]}"; do
     -Dit.test=NemesisIT -Dtest=NoSuch \
     -Dsurefire.failIfNoSpecifiedTests=false -Dfailsafe.failIfNoSpecifiedTests=false \
     -Dalbumstore.nemesis.seed="$seed" -Dalbumstore.nemesis.seconds="$((MINUTES * 60))" \
-    -Dalbumstore.nemesis.rate="$RATE" -Dalbumstore.nemesis.threads="$THREADS" || rc=$?
+    -Dalbumstore.nemesis.rate="$RATE" -Dalbumstore.nemesis.threads="$THREADS" \
+    -Dalbumstore.nemesis.planted="$PLANTED" || rc=$?
   run="faults/target/faults/nemesis-seed-$seed"
-  dest="$OUT/seed-$seed"
+  dest="$OUT/${PLANTED:+$PLANTED-}seed-$seed"
   rm -rf "$dest"; mkdir -p "$dest"
   for f in nemesis.txt history-verdict.txt summary.json; do
     if [[ -f "$run/$f" ]]; then cp "$run/$f" "$dest/"; fi
@@ -76,12 +84,14 @@ for seed in "${SEEDS[@]}"; do
   if [[ -f "$dest/nemesis.txt" ]]; then by_kind "$dest/nemesis.txt" >"$dest/by-kind.txt"; fi
   if [[ -f "$dest/history-verdict.txt" ]]; then
     verdict=$(tail -1 "$dest/history-verdict.txt") # "history: no violation", or the count
+    mismatches=$(grep -o '"mismatches" *: *[0-9]*' "$dest/summary.json" 2>/dev/null | grep -o '[0-9]*$' || true)
+    verdict="$verdict; audit mismatches ${mismatches:-?}"
   else
     verdict="no verdict: nothing was judged"
     [[ $rc -ne 0 ]] || rc=1 # a run that judged nothing did not pass, whatever Maven says
   fi
   load=$(cut -d' ' -f1-3 /proc/loadavg) # the machine is shared: what else ran, at the end
-  echo "| $seed | $MINUTES | $RATE | $THREADS | $(date -u +%F) | $(git rev-parse --short HEAD 2>/dev/null || echo "${BUILD:-unknown}") | $load | $verdict | exit $rc |" >>"$OUT/runs.md"
+  echo "| $seed | $MINUTES | $RATE | $THREADS | ${PLANTED:-none} | $(date -u +%F) | $(git rev-parse --short HEAD 2>/dev/null || echo "${BUILD:-unknown}") | $load | $verdict | exit $rc |" >>"$OUT/runs.md"
   [[ $rc -eq 0 ]] || status=1
 done
 exit "$status"

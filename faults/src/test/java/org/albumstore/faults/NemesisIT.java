@@ -11,6 +11,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
@@ -29,6 +30,7 @@ import org.albumstore.faults.nemesis.FaultImpact;
 import org.albumstore.faults.nemesis.FaultKind;
 import org.albumstore.faults.nemesis.Nemesis;
 import org.albumstore.faults.nemesis.NemesisSchedule;
+import org.albumstore.faults.planted.PlantedBug;
 import org.junit.jupiter.api.Test;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -72,6 +74,16 @@ class NemesisIT {
   static final int THREADS = Integer.getInteger("albumstore.nemesis.threads", DEFAULT_THREADS);
   static final int RATE = Integer.getInteger("albumstore.nemesis.rate", DEFAULT_RATE);
 
+  /**
+   * {@code -Dalbumstore.nemesis.planted=BUG} ({@code faults/nemesis.sh --planted BUG}): every
+   * consumer runs with that bug planted ({@link PlantedBug}), and the run passes only if the
+   * checker or the end-of-run verification catches it.
+   */
+  static final Optional<PlantedBug> PLANTED =
+      Optional.ofNullable(System.getProperty("albumstore.nemesis.planted"))
+          .filter(s -> !s.isBlank())
+          .map(PlantedBug::valueOf);
+
   private static final ObjectMapper JSON = new ObjectMapper();
 
   @Test
@@ -81,6 +93,7 @@ class NemesisIT {
             ClusterStack.startWithFailoverDatabase(
                 "the nemesis (3 RabbitMQ nodes, HAProxy, PostgreSQL with a standby)");
         ClusterWorld world = cluster.world("nemesis-" + SEED)) {
+      PLANTED.ifPresent(world::plant);
       List<ConsumerProcess> consumers = world.start(2);
       ClusterInjector injector = new ClusterInjector(cluster, world, consumers);
       NemesisSchedule schedule = NemesisSchedule.draw(SEED, LENGTH, injector.instances());
@@ -107,6 +120,10 @@ class NemesisIT {
 
       report(schedule, run, out);
       assertThat(run.nemesis().failures()).as("faults the nemesis could not play").isEmpty();
+      if (PLANTED.isPresent()) {
+        assertCaught(run);
+        return;
+      }
       assertThat(run.verdict()).as(run.client().output()).contains("no violation");
       assertThat(run.summary().path("verification").path("mismatches").asLong(-1))
           .as(run.client().output())
@@ -119,6 +136,16 @@ class NemesisIT {
         assertThat(writes.path("ok").asLong()).as("%s", writes).isPositive();
       }
     }
+  }
+
+  /**
+   * A planted bug is caught: the checker names violations, or the verification finds mismatches.
+   */
+  private static void assertCaught(Run run) {
+    long mismatches = run.summary().path("verification").path("mismatches").asLong(0);
+    assertThat(run.verdict().contains("VIOLATIONS") || mismatches > 0)
+        .as("planted %s caught: %s, %d mismatches", PLANTED.get(), run.verdict(), mismatches)
+        .isTrue();
   }
 
   private record Run(
@@ -172,6 +199,7 @@ class NemesisIT {
     List<String> lines = new ArrayList<>();
     lines.add(schedule.toString());
     lines.add("load: " + THREADS + " writer threads at " + RATE + " writes/s, 2 readers");
+    PLANTED.ifPresent(b -> lines.add("planted bug: " + b + " (" + b.description() + ")"));
     lines.add("what the nemesis did:");
     run.nemesis().journal().forEach(e -> lines.add("  " + e));
     lines.add("what each fault cost the clients:");

@@ -101,7 +101,11 @@ class PlantedBugsIT {
                 + " and "
                 + second
                 + " ms: "
-                + verdict.lines().map(String::strip).filter(l -> l.startsWith("no lost write")).toList()
+                + verdict
+                    .lines()
+                    .map(String::strip)
+                    .filter(l -> l.startsWith("no lost write"))
+                    .toList()
                 + " "
                 + verdict.lines().filter(l -> l.startsWith("history:")).toList());
 

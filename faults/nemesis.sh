@@ -78,7 +78,7 @@ for seed in "${SEEDS[@]}"; do
   run="faults/target/faults/nemesis-seed-$seed"
   dest="$OUT/${PLANTED:+$PLANTED-}seed-$seed"
   rm -rf "$dest"; mkdir -p "$dest"
-  for f in nemesis.txt history-verdict.txt summary.json; do
+  for f in nemesis.txt history-verdict.txt summary.json fault-cost.md; do
     if [[ -f "$run/$f" ]]; then cp "$run/$f" "$dest/"; fi
   done
   if [[ -f "$dest/nemesis.txt" ]]; then by_kind "$dest/nemesis.txt" >"$dest/by-kind.txt"; fi

@@ -25,7 +25,9 @@ import org.albumstore.faults.harness.ClusterWorld;
 import org.albumstore.faults.harness.ConsumerProcess;
 import org.albumstore.faults.harness.Paths;
 import org.albumstore.faults.harness.Summary;
+import org.albumstore.faults.nemesis.BacklogProbe;
 import org.albumstore.faults.nemesis.ClusterInjector;
+import org.albumstore.faults.nemesis.FaultCost;
 import org.albumstore.faults.nemesis.FaultImpact;
 import org.albumstore.faults.nemesis.FaultKind;
 import org.albumstore.faults.nemesis.Nemesis;
@@ -149,7 +151,12 @@ class NemesisIT {
   }
 
   private record Run(
-      ClientProcess client, String verdict, JsonNode summary, Nemesis nemesis, History history) {}
+      ClientProcess client,
+      String verdict,
+      JsonNode summary,
+      Nemesis nemesis,
+      History history,
+      BacklogProbe backlog) {}
 
   /** The client's load with the nemesis beside it, from the same moment; both bounded. */
   private static Run play(
@@ -161,18 +168,22 @@ class NemesisIT {
       throws Exception {
     ClientProcess client;
     Nemesis nemesis = new Nemesis(schedule, injector);
+    BacklogProbe backlog;
     try (nemesis) {
       CompletableFuture<ClientProcess> load =
           CompletableFuture.supplyAsync(() -> client(world, cluster.db(), out));
+      backlog = BacklogProbe.start(world.amqp());
       nemesis.start();
-      client = load.get();
+      try (backlog) {
+        client = load.get();
+      }
       assertThat(nemesis.awaitDone(Duration.ofMinutes(3))).as("the nemesis finished").isTrue();
     }
     Path verdict = out.resolve(HistoryCheck.VERDICT_FILE);
     assertThat(verdict).as(client.output()).isRegularFile();
     History history = HistoryFile.read(out.resolve(HistoryFile.NAME));
     JsonNode summary = JSON.readTree(out.resolve("summary.json").toFile());
-    return new Run(client, Files.readString(verdict), summary, nemesis, history);
+    return new Run(client, Files.readString(verdict), summary, nemesis, history, backlog);
   }
 
   /** client.jar through the balancer; the load's length plus the drain and the checks at most. */
@@ -203,9 +214,23 @@ class NemesisIT {
     lines.add("what the nemesis did:");
     run.nemesis().journal().forEach(e -> lines.add("  " + e));
     lines.add("what each fault cost the clients:");
-    FaultImpact.of(schedule, run.history(), loadStart).forEach(i -> lines.add("  " + i));
+    List<FaultCost.Row> costs = new ArrayList<>();
+    for (FaultImpact i : FaultImpact.of(schedule, run.history(), loadStart)) {
+      BacklogProbe.Backlog left = run.backlog().after(i.fault().start(), i.fault().heal());
+      costs.add(new FaultCost.Row(i, left));
+      lines.add(
+          "  "
+              + i
+              + ", backlog at heal "
+              + left.atHeal()
+              + ", drained "
+              + left.drain().map(d -> d.toMillis() / 1000.0 + " s after").orElse("not by the end"));
+    }
     lines.add(run.verdict());
     Files.write(out.resolve("nemesis.txt"), lines);
+    Duration quiet = FaultImpact.quietWriteP99(schedule, run.history(), loadStart);
+    String load = THREADS + " writer threads at " + RATE + " writes/s, seed " + schedule.seed();
+    Files.write(out.resolve("fault-cost.md"), FaultCost.table(costs, quiet, load));
     log.info("nemesis run:\n{}\n{}", String.join("\n", lines), run.client().output());
     Summary.record(
         "nemesis seed "

@@ -13,7 +13,8 @@
 # --rate and --threads are NemesisIT's load (-Dalbumstore.nemesis.rate, .threads): writes per
 # second on one schedule shared by T writer threads, half of them reading back, and 2 readers
 # (GET /review, judged by the monotonic- and bounded-counts properties). The defaults are what
-# mvn verify runs.
+# mvn verify runs. These runs also play the disk-alarm and slow-database lanes, which mvn verify's
+# run leaves out (NemesisIT.RESOURCE_FAULTS).
 #
 # --planted BUG (ASYNC_COMMIT, ACK_BEFORE_COMMIT, LARGE_FAILED_BATCH_ACKED: faults/.../planted/
 # PlantedBug) runs every consumer with that bug planted; the run passes when the checker or the
@@ -74,7 +75,7 @@ for seed in "${SEEDS[@]}"; do
     -Dsurefire.failIfNoSpecifiedTests=false -Dfailsafe.failIfNoSpecifiedTests=false \
     -Dalbumstore.nemesis.seed="$seed" -Dalbumstore.nemesis.seconds="$((MINUTES * 60))" \
     -Dalbumstore.nemesis.rate="$RATE" -Dalbumstore.nemesis.threads="$THREADS" \
-    -Dalbumstore.nemesis.planted="$PLANTED" || rc=$?
+    -Dalbumstore.nemesis.planted="$PLANTED" -Dalbumstore.nemesis.resource-faults=true || rc=$?
   run="faults/target/faults/nemesis-seed-$seed"
   dest="$OUT/${PLANTED:+$PLANTED-}seed-$seed"
   rm -rf "$dest"; mkdir -p "$dest"

@@ -22,8 +22,10 @@
 #
 # Per seed, results/nemesis/seed-S/ gets nemesis.txt (the schedule, what the nemesis did, what each
 # fault cost the clients, the checker's verdict), history-verdict.txt, summary.json and by-kind.txt
-# (per fault kind: how many, and the longest time without a 200 during one); then
-# results/nemesis/runs.md gets one line per seed. Exit code: 0 when every seed's verdict is clean.
+# (per fault kind: how many, and the longest time without a 200 during one) and fault-cost.md (per
+# kind: the longest time without a 200, write p99 during against outside the faults, the backlog at
+# the heal and its drain); then runs.md gets one line per seed, with the machine's load average.
+# Exit code: 0 when every seed's run passed (clean, or with --planted: caught).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 MINUTES=10

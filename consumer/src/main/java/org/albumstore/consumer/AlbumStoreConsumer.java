@@ -34,8 +34,8 @@ import org.albumstore.consumer.metrics.MetricsHttpServer;
 import org.albumstore.consumer.metrics.MetricsSettings;
 import org.albumstore.consumer.metrics.RateReporter;
 import org.albumstore.consumer.retry.OutageLog;
+import org.albumstore.consumer.sql.AggregateWriter;
 import org.albumstore.consumer.sql.BatchWriter;
-import org.albumstore.consumer.sql.PlantedDefect;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -76,10 +76,10 @@ public final class AlbumStoreConsumer implements AutoCloseable {
   private MetricsHttpServer metricsServer;
   private String metricsBindAddress;
   private RateReporter reporter;
-  private final PlantedDefect defect;
+  private final AggregateWriter.Factory writers;
 
-  private AlbumStoreConsumer(PlantedDefect defect) {
-    this.defect = defect;
+  private AlbumStoreConsumer(AggregateWriter.Factory writers) {
+    this.writers = writers;
   }
 
   /**
@@ -115,29 +115,24 @@ public final class AlbumStoreConsumer implements AutoCloseable {
       MetricsSettings metricsSettings,
       LedgerRetention retention)
       throws IOException, TimeoutException, SQLException {
-    return start(settings, amqp, database, metricsSettings, retention, PlantedDefect.NONE);
+    return start(settings, amqp, database, metricsSettings, retention, BatchWriter::new);
   }
 
   /**
-   * As {@link #start(ConsumerSettings, AmqpSettings, DatabaseSettings)}, with a bug planted on
-   * purpose: for the tests that prove a checker catches it, never for a deployment (no setting
-   * reaches it).
+   * As {@link #start(ConsumerSettings, AmqpSettings, DatabaseSettings, MetricsSettings,
+   * LedgerRetention)}, with the batches applied by what {@code writers} makes on the pool: the seam
+   * through which a test plants a bug around the real {@link BatchWriter} to prove a checker
+   * catches it. The consumer's command line always passes {@code BatchWriter::new}.
    */
-  public static AlbumStoreConsumer startWithPlantedDefect(
-      ConsumerSettings settings, AmqpSettings amqp, DatabaseSettings database, PlantedDefect defect)
-      throws IOException, TimeoutException, SQLException {
-    return start(settings, amqp, database, MetricsSettings.OFF, LedgerRetention.DEFAULT, defect);
-  }
-
-  private static AlbumStoreConsumer start(
+  public static AlbumStoreConsumer start(
       ConsumerSettings settings,
       AmqpSettings amqp,
       DatabaseSettings database,
       MetricsSettings metricsSettings,
       LedgerRetention retention,
-      PlantedDefect defect)
+      AggregateWriter.Factory writers)
       throws IOException, TimeoutException, SQLException {
-    AlbumStoreConsumer consumer = new AlbumStoreConsumer(defect);
+    AlbumStoreConsumer consumer = new AlbumStoreConsumer(writers);
     try {
       consumer.open(settings, amqp, database, metricsSettings, retention);
       return consumer;
@@ -185,7 +180,7 @@ public final class AlbumStoreConsumer implements AutoCloseable {
             settings.batchSize(),
             batchWait(settings, amqp, instance),
             DEAD_LETTER_CONFIRM_MILLIS,
-            new BatchWriter(pool, defect),
+            writers.create(pool),
             announcer,
             metrics,
             databaseOutages,

@@ -18,6 +18,8 @@ import org.albumstore.common.config.SettingOptions;
 import org.albumstore.common.tls.TlsFailures;
 import org.albumstore.consumer.ledger.LedgerRetention;
 import org.albumstore.consumer.metrics.MetricsSettings;
+import org.albumstore.consumer.sql.AggregateWriter;
+import org.albumstore.consumer.sql.BatchWriter;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine;
@@ -84,8 +86,28 @@ public final class ConsumerMain implements Callable<Integer> {
     }
   }
 
+  /** Applies batches with {@link BatchWriter}: the consumer's only writer from the command line. */
+  private final AggregateWriter.Factory writers;
+
+  public ConsumerMain() {
+    this(BatchWriter::new);
+  }
+
+  private ConsumerMain(AggregateWriter.Factory writers) {
+    this.writers = writers;
+  }
+
   public static void main(String[] args) {
     System.exit(new CommandLine(new ConsumerMain()).execute(args));
+  }
+
+  /**
+   * The command line as {@link #main} runs it, with the batches applied by what {@code writers}
+   * makes: for a test's own main that runs the consumer with a bug planted on purpose ({@link
+   * AggregateWriter}); returns the exit code.
+   */
+  public static int execute(AggregateWriter.Factory writers, String... args) {
+    return new CommandLine(new ConsumerMain(writers)).execute(args);
   }
 
   /** The flags given, keyed by the environment variable each overrides. */
@@ -113,7 +135,8 @@ public final class ConsumerMain implements Callable<Integer> {
     }
     final AlbumStoreConsumer consumer;
     try {
-      consumer = AlbumStoreConsumer.start(settings, amqp, database, metricsSettings, retention);
+      consumer =
+          AlbumStoreConsumer.start(settings, amqp, database, metricsSettings, retention, writers);
     } catch (IOException | TimeoutException | SQLException e) {
       if (TlsFailures.explain(e).isPresent()) {
         // A refused certificate is a setting to fix, said in one line; a trace would bury it.

@@ -7,6 +7,8 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -22,7 +24,10 @@ import org.albumstore.common.config.DatabaseSettings;
 import org.albumstore.common.config.Env;
 import org.albumstore.consumer.AlbumStoreConsumer;
 import org.albumstore.consumer.ConsumerSettings;
-import org.albumstore.consumer.sql.PlantedDefect;
+import org.albumstore.consumer.ledger.LedgerRetention;
+import org.albumstore.consumer.metrics.MetricsSettings;
+import org.albumstore.consumer.sql.AggregateWriter;
+import org.albumstore.consumer.sql.BatchWriter;
 import org.albumstore.embedded.testing.TestServices;
 import org.albumstore.server.AlbumStoreServer;
 import org.junit.jupiter.api.AfterAll;
@@ -33,7 +38,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The operation history's checker end to end, against the real server, consumer, broker and
  * database: a run with readers and writers reading back is judged clean, and a consumer with a
- * planted exactly-once bug ({@link PlantedDefect#COUNT_REDELIVERIES_AGAIN}) is caught.
+ * planted exactly-once bug ({@link #countingRedeliveriesAgain}, through the consumer's writer seam,
+ * {@link AggregateWriter}) is caught.
  *
  * <p>The duplicates that bug counts come from a second run with the first one's run ID: every one
  * of its writes carries an idempotency key the first run already had applied, as a client retrying
@@ -139,10 +145,36 @@ class HistoryCheckIT {
     return UUID.randomUUID().toString().substring(0, 8);
   }
 
+  /**
+   * The bug planted: before the real writer applies a batch, the ledger forgets the batch's
+   * reviews, so a review it had applied already (a redelivery, a client's retry) moves its counter
+   * again; the ledger row is written again with it.
+   */
+  private static AggregateWriter.Factory countingRedeliveriesAgain() {
+    return pool -> {
+      BatchWriter real = new BatchWriter(pool);
+      return batch -> {
+        try (Connection c = pool.getConnection();
+            PreparedStatement forget =
+                c.prepareStatement("DELETE FROM applied_reviews WHERE event_id = ANY (?)")) {
+          forget.setArray(1, c.createArrayOf("uuid", batch.ledgerIds().toArray()));
+          forget.executeUpdate();
+        }
+        return real.write(batch);
+      };
+    };
+  }
+
   /** The first run, with reads, then the same writes again; returns the second run. */
-  private static Run writeTwice(String runId, PlantedDefect defect) throws Exception {
+  private static Run writeTwice(String runId, AggregateWriter.Factory writers) throws Exception {
     AlbumStoreConsumer consumer =
-        AlbumStoreConsumer.startWithPlantedDefect(ConsumerSettings.defaults(), amqp, db, defect);
+        AlbumStoreConsumer.start(
+            ConsumerSettings.defaults(),
+            amqp,
+            db,
+            MetricsSettings.OFF,
+            LedgerRetention.DEFAULT,
+            writers);
     try {
       Run first = client(runId, runId + "-first", "--read-back", "50", "--get-threads", "2");
       assertThat(first.result().exitCode()).as(first.report()).isZero();
@@ -158,7 +190,7 @@ class HistoryCheckIT {
 
   @Test
   void aCorrectConsumerAppliesEveryWriteOnceAndTheHistoryIsClean() throws Exception {
-    Run again = writeTwice("hist-ok-" + suffix(), PlantedDefect.NONE);
+    Run again = writeTwice("hist-ok-" + suffix(), BatchWriter::new);
     assertThat(again.result().exitCode()).as(again.report()).isZero();
     assertThat(again.report()).contains("history: no violation");
     assertThat(Files.readString(again.dir().resolve(HistoryCheck.VERDICT_FILE)))
@@ -170,7 +202,7 @@ class HistoryCheckIT {
 
   @Test
   void aConsumerCountingRedeliveriesAgainIsCaughtByTheChecker() throws Exception {
-    Run again = writeTwice("hist-bug-" + suffix(), PlantedDefect.COUNT_REDELIVERIES_AGAIN);
+    Run again = writeTwice("hist-bug-" + suffix(), countingRedeliveriesAgain());
     assertThat(again.result().exitCode()).as(again.report()).isEqualTo(1);
     Run check = checkHistory(again.dir());
     assertThat(check.result().exitCode()).as(check.report()).isEqualTo(1);

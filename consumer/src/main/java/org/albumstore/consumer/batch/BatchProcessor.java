@@ -19,7 +19,7 @@ import org.albumstore.consumer.metrics.ConsumerMetrics;
 import org.albumstore.consumer.retry.Backoff;
 import org.albumstore.consumer.retry.OutageLog;
 import org.albumstore.consumer.sql.Aggregate;
-import org.albumstore.consumer.sql.BatchWriter;
+import org.albumstore.consumer.sql.AggregateWriter;
 import org.albumstore.consumer.sql.SqlErrors;
 import org.albumstore.consumer.sql.WriteResult;
 import org.slf4j.Logger;
@@ -46,7 +46,7 @@ import org.slf4j.LoggerFactory;
 final class BatchProcessor {
   private static final Logger log = LoggerFactory.getLogger(BatchProcessor.class);
 
-  private final BatchWriter writer;
+  private final AggregateWriter writer;
   private final DeadLetterPublisher deadLetters;
   private final CommitAnnouncer announcer;
   private final ConsumerMetrics metrics;
@@ -59,7 +59,7 @@ final class BatchProcessor {
    * @param stop counted down when the worker must stop; retries give up once it is
    */
   BatchProcessor(
-      BatchWriter writer,
+      AggregateWriter writer,
       DeadLetterPublisher deadLetters,
       CommitAnnouncer announcer,
       ConsumerMetrics metrics,

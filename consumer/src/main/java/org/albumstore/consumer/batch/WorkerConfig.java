@@ -4,7 +4,7 @@ import org.albumstore.common.config.AmqpSettings;
 import org.albumstore.consumer.amqp.CommitAnnouncer;
 import org.albumstore.consumer.metrics.ConsumerMetrics;
 import org.albumstore.consumer.retry.OutageLog;
-import org.albumstore.consumer.sql.BatchWriter;
+import org.albumstore.consumer.sql.AggregateWriter;
 
 /**
  * What every channel worker of one consumer shares: where it consumes and dead-letters, how it cuts
@@ -28,7 +28,7 @@ public record WorkerConfig(
     int batchSize,
     BatchWait batchWait,
     long deadLetterConfirmMillis,
-    BatchWriter writer,
+    AggregateWriter writer,
     CommitAnnouncer announcer,
     ConsumerMetrics metrics,
     OutageLog databaseOutages,

@@ -95,7 +95,7 @@ public final class Aggregate {
         messages.size(), List.copyOf(albums.values()), new LinkedHashMap<>(reviews), unkeyed);
   }
 
-  int messageCount() {
+  public int messageCount() {
     return messageCount;
   }
 
@@ -109,7 +109,7 @@ public final class Aggregate {
    * of every keyed review (or review of a message without an ID) and the message ID of every
    * message with unkeyed reviews.
    */
-  List<UUID> ledgerIds() {
+  public List<UUID> ledgerIds() {
     return ledgerIds;
   }
 

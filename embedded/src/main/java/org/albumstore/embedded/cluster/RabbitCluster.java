@@ -45,6 +45,12 @@ public final class RabbitCluster implements AutoCloseable {
    */
   public static final int NET_TICKTIME_SECONDS = 10;
 
+  /**
+   * Each node's disk free limit, low: the machine is shared, and other runs filling the disk must
+   * not raise a disk alarm; a test that plays one raises the limit and restores this.
+   */
+  public static final String DISK_FREE_LIMIT = "50MB";
+
   private final String name;
   private final List<RabbitNode> nodes;
   private final List<Integer> amqpPorts;
@@ -146,7 +152,7 @@ public final class RabbitCluster implements AutoCloseable {
             "cluster_partition_handling = " + PARTITION_HANDLING,
             "net_ticktime = " + NET_TICKTIME_SECONDS,
             // The machine is shared: no disk alarm because other runs fill the disk.
-            "disk_free_limit.absolute = 50MB",
+            "disk_free_limit.absolute = " + DISK_FREE_LIMIT,
             // Queue counts in the management API within a second of a queue's start (5 s
             // by default): a cluster here lives for one short run, and its report reads
             // the queue's depth at the end of the load.

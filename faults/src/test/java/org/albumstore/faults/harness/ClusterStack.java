@@ -269,6 +269,40 @@ public final class ClusterStack implements AutoCloseable {
     }
   }
 
+  /**
+   * Waits until node {@code i} has its own {@code resource} alarm ({@code "memory"}, {@code
+   * "disk"}) raised, or cleared: {@code rabbitmqctl set_*} returns once the limit is changed, and
+   * the node's monitor decides the alarm, which is the signal publishers see.
+   */
+  public void awaitAlarm(int i, String resource, boolean raised, Duration limit) throws Exception {
+    String query = "[R || {{resource_limit, R, N}, _} <- rabbit_alarm:get_alarms(), N =:= node()].";
+    long deadline = System.nanoTime() + limit.toNanos();
+    String seen = "";
+    while (System.nanoTime() < deadline) {
+      try {
+        seen = brokers.nodes().get(i).ctl("eval", query).strip();
+        if (seen.contains(resource) == raised) {
+          return;
+        }
+      } catch (java.io.IOException e) {
+        seen = e.getMessage();
+      }
+      Thread.sleep(200);
+    }
+    throw new IllegalStateException(
+        "node "
+            + brokers.nodes().get(i).nodeName()
+            + ": "
+            + resource
+            + " alarm not "
+            + (raised ? "raised" : "cleared")
+            + " within "
+            + limit
+            + " (its alarms: "
+            + seen
+            + ")");
+  }
+
   /** Waits until {@code queue} has a leader and it is not {@code former}; returns the leader. */
   public String awaitLeaderOtherThan(String queue, String former, Duration limit)
       throws InterruptedException {

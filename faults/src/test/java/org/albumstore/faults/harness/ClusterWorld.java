@@ -15,6 +15,7 @@ import org.albumstore.common.config.AmqpSettings;
 import org.albumstore.common.config.AmqpSettings.QueueType;
 import org.albumstore.common.config.CommonSettings;
 import org.albumstore.embedded.testing.TestServices;
+import org.albumstore.faults.planted.PlantedBug;
 import org.apache.hc.core5.util.Timeout;
 import org.slf4j.LoggerFactory;
 
@@ -36,6 +37,7 @@ public final class ClusterWorld implements AutoCloseable {
   private final List<ConsumerProcess> consumers = new ArrayList<>();
   private final List<ServerProcess> added = new ArrayList<>();
   private ApiClient api;
+  private PlantedBug planted;
   private final int[] serverStarts = new int[ClusterStack.SERVERS];
 
   ClusterWorld(ClusterStack stack, String name) {
@@ -54,6 +56,15 @@ public final class ClusterWorld implements AutoCloseable {
 
   public AmqpSettings amqp() {
     return amqp;
+  }
+
+  /**
+   * Every consumer this world starts from now on, replacements and additions included, runs with
+   * {@code bug} planted ({@link ConsumerProcess#launchPlanted}); for the runs that prove the
+   * nemesis catches it.
+   */
+  public void plant(PlantedBug bug) {
+    this.planted = bug;
   }
 
   /** The servers, by index; a restarted one replaces its predecessor. */
@@ -177,16 +188,16 @@ public final class ClusterWorld implements AutoCloseable {
   private ConsumerProcess launchConsumer(String... extraArgs) throws IOException {
     List<String> args = new ArrayList<>(List.of("--metrics-port", "-1")); // several at once
     args.addAll(List.of(extraArgs));
+    String consumerName = name + "-consumer-" + (consumers.size() + 1);
+    // The queue is declared by whichever side starts first, with the same arguments.
+    Map<String, String> env =
+        Map.of(
+            CommonSettings.QUORUM_GROUP_SIZE.variable(), Integer.toString(amqp.quorumGroupSize()));
+    String[] flags = args.toArray(String[]::new);
     ConsumerProcess p =
-        ConsumerProcess.launch(
-            name + "-consumer-" + (consumers.size() + 1),
-            amqp,
-            stack.db(),
-            // The queue is declared by whichever side starts first, with the same arguments.
-            Map.of(
-                CommonSettings.QUORUM_GROUP_SIZE.variable(),
-                Integer.toString(amqp.quorumGroupSize())),
-            args.toArray(String[]::new));
+        planted == null
+            ? ConsumerProcess.launch(consumerName, amqp, stack.db(), env, flags)
+            : ConsumerProcess.launchPlanted(consumerName, planted, amqp, stack.db(), env, flags);
     consumers.add(p);
     return p;
   }

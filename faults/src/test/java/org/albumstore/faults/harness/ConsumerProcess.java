@@ -1,5 +1,6 @@
 package org.albumstore.faults.harness;
 
+import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -15,6 +16,8 @@ import java.util.regex.Pattern;
 import org.albumstore.common.config.AmqpSettings;
 import org.albumstore.common.config.CommonSettings;
 import org.albumstore.common.config.DatabaseSettings;
+import org.albumstore.faults.planted.PlantedBug;
+import org.albumstore.faults.planted.PlantedConsumerMain;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -84,6 +87,47 @@ public final class ConsumerProcess implements AutoCloseable {
       Map<String, String> extraEnv,
       String... extraArgs)
       throws IOException {
+    return launch(
+        name,
+        jvmArgs,
+        List.of("-jar", Paths.consumerJar().toString()),
+        amqp,
+        db,
+        extraEnv,
+        extraArgs);
+  }
+
+  /**
+   * As {@link #launch(String, AmqpSettings, DatabaseSettings, Map, String...)}, the consumer with
+   * {@code bug} planted ({@link PlantedConsumerMain}: the consumer jar's command line, on a
+   * classpath that adds this module's test classes).
+   */
+  public static ConsumerProcess launchPlanted(
+      String name,
+      PlantedBug bug,
+      AmqpSettings amqp,
+      DatabaseSettings db,
+      Map<String, String> extraEnv,
+      String... extraArgs)
+      throws IOException {
+    String classpath =
+        Paths.consumerJar()
+            + File.pathSeparator
+            + Paths.basedir().resolve("target").resolve("test-classes");
+    List<String> program =
+        List.of("-cp", classpath, PlantedConsumerMain.class.getName(), bug.name());
+    return launch(name, List.of(), program, amqp, db, extraEnv, extraArgs);
+  }
+
+  private static ConsumerProcess launch(
+      String name,
+      List<String> jvmArgs,
+      List<String> program,
+      AmqpSettings amqp,
+      DatabaseSettings db,
+      Map<String, String> extraEnv,
+      String... extraArgs)
+      throws IOException {
     // Small enough that a kill always finds messages in hand, large enough to batch; extraArgs
     // (flag, value pairs) override these.
     Map<String, String> flags = new LinkedHashMap<>();
@@ -109,7 +153,7 @@ public final class ConsumerProcess implements AutoCloseable {
     cmd.add(Paths.java());
     cmd.addAll(List.of("-Xmx256m", "-XX:+UseSerialGC"));
     cmd.addAll(jvmArgs);
-    cmd.addAll(List.of("-jar", Paths.consumerJar().toString()));
+    cmd.addAll(program);
     flags.forEach(
         (flag, value) -> {
           cmd.add(flag);

@@ -1,5 +1,6 @@
 package org.albumstore.faults.nemesis;
 
+import java.nio.file.Files;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -7,6 +8,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import org.albumstore.embedded.cluster.Partition;
 import org.albumstore.embedded.cluster.RabbitCluster;
+import org.albumstore.embedded.cluster.RabbitNode;
 import org.albumstore.faults.harness.ClusterStack;
 import org.albumstore.faults.harness.ClusterWorld;
 import org.albumstore.faults.harness.ConsumerProcess;
@@ -22,12 +24,24 @@ public final class ClusterInjector implements Nemesis.Injector {
 
   private static final int SUPERVISED_START_SECONDS = 90;
 
+  /**
+   * A disk alarm's limit: this much above the free space, so that writes meanwhile cannot clear it.
+   */
+  private static final long FULL_DISK_MARGIN = 1L << 30;
+
+  /** How long each insert statement sleeps during a {@link FaultKind#SLOW_DATABASE}. */
+  static final int SLOW_STATEMENT_SECONDS = 1;
+
+  /** How long a node may take to raise or clear an alarm once its limit has been changed. */
+  private static final Duration ALARM_LIMIT = Duration.ofSeconds(30);
+
   private final ClusterStack cluster;
   private final RabbitCluster brokers;
   private final ClusterWorld world;
   private final List<ConsumerProcess> consumers;
   private final Map<Fault, Partition> partitions = new ConcurrentHashMap<>();
   private final Map<Fault, ConsumerProcess> addedConsumers = new ConcurrentHashMap<>();
+  private final SlowQueries slowQueries;
 
   /**
    * @param consumers the running consumers, by index: a killed one is replaced in this list by the
@@ -39,6 +53,7 @@ public final class ClusterInjector implements Nemesis.Injector {
     this.brokers = cluster.brokers();
     this.world = world;
     this.consumers = new ArrayList<>(consumers);
+    this.slowQueries = new SlowQueries(cluster.db(), SLOW_STATEMENT_SECONDS);
   }
 
   /** How many instances of each tier a schedule may pick from. */
@@ -48,7 +63,10 @@ public final class ClusterInjector implements Nemesis.Injector {
         FaultKind.Tier.SERVER, world.servers().size(),
         FaultKind.Tier.CONSUMER, consumers.size(),
         FaultKind.Tier.SCALE, 1,
-        FaultKind.Tier.DATABASE, cluster.failoverDatabase().isPresent() ? 1 : 0);
+        FaultKind.Tier.DATABASE, cluster.failoverDatabase().isPresent() ? 1 : 0,
+        FaultKind.Tier.DISK, brokers.nodes().size(),
+        // Never on the shared test database: the trigger would slow every other test's writes.
+        FaultKind.Tier.DATABASE_SPEED, cluster.failoverDatabase().isPresent() ? 1 : 0);
   }
 
   @Override
@@ -58,13 +76,23 @@ public final class ClusterInjector implements Nemesis.Injector {
       case NODE_KILL -> brokers.kill(i);
       case NODE_PAUSE -> brokers.pause(i);
       case PARTITION -> partitions.put(f, brokers.isolate(i));
-      case MEMORY_ALARM -> brokers.nodes().get(i).ctl("set_vm_memory_high_watermark", "0");
+      case MEMORY_ALARM -> {
+        brokers.nodes().get(i).ctl("set_vm_memory_high_watermark", "0");
+        cluster.awaitAlarm(i, "memory", true, ALARM_LIMIT);
+      }
       case SERVER_KILL -> world.servers().get(i).kill();
       case SERVER_TERM -> world.servers().get(i).stop();
       case CONSUMER_KILL -> consumers.get(i).kill();
       case SERVER_ADD -> world.addServer();
       case CONSUMER_ADD -> addedConsumers.put(f, startConsumerAsSupervised());
       case DB_FAILOVER -> cluster.failoverDatabase().orElseThrow().failover();
+      case DISK_ALARM -> {
+        RabbitNode node = brokers.nodes().get(i);
+        long above = Files.getFileStore(node.dir()).getUsableSpace() + FULL_DISK_MARGIN;
+        node.ctl("set_disk_free_limit", Long.toString(above));
+        cluster.awaitAlarm(i, "disk", true, ALARM_LIMIT);
+      }
+      case SLOW_DATABASE -> slowQueries.slow();
     }
   }
 
@@ -73,10 +101,17 @@ public final class ClusterInjector implements Nemesis.Injector {
     int i = f.target();
     switch (f.kind()) {
       case NODE_KILL -> restartIfDown(i);
-      case NODE_PAUSE -> brokers.resume(i);
+      case NODE_PAUSE -> {
+        // SIGCONT returns at once; the node is back when it runs in the cluster again (a pause
+        // past net_ticktime makes the others drop it, and pause_minority then pauses it a while).
+        brokers.resume(i);
+        cluster.rejoinAfterHeal(i);
+      }
       case PARTITION -> healPartition(f);
-      case MEMORY_ALARM ->
-          brokers.nodes().get(i).ctl("set_vm_memory_high_watermark", DEFAULT_WATERMARK);
+      case MEMORY_ALARM -> {
+        brokers.nodes().get(i).ctl("set_vm_memory_high_watermark", DEFAULT_WATERMARK);
+        cluster.awaitAlarm(i, "memory", false, ALARM_LIMIT);
+      }
       case SERVER_KILL, SERVER_TERM -> {
         if (!world.servers().get(i).isAlive()) {
           world.restartServer(i);
@@ -95,6 +130,11 @@ public final class ClusterInjector implements Nemesis.Injector {
         }
       }
       case DB_FAILOVER -> cluster.failoverDatabase().orElseThrow().rebuildStandby();
+      case DISK_ALARM -> {
+        brokers.nodes().get(i).ctl("set_disk_free_limit", RabbitCluster.DISK_FREE_LIMIT);
+        cluster.awaitAlarm(i, "disk", false, ALARM_LIMIT);
+      }
+      case SLOW_DATABASE -> slowQueries.heal();
     }
   }
 
@@ -122,6 +162,8 @@ public final class ClusterInjector implements Nemesis.Injector {
       brokers.restart(i);
     }
     cluster.awaitAmqpListener(i, true, Duration.ofSeconds(90));
+    // Listening is not yet clustered: the heal ends when the node sees every node running.
+    cluster.awaitRunningNodes(i, Duration.ofSeconds(90), System.nanoTime());
   }
 
   /**

@@ -18,9 +18,16 @@ import org.albumstore.client.history.Operation;
  *
  * @param longestWithoutOk the longest gap between two 200s in the window (from its start to the
  *     first 200 too; to its end when none came)
+ * @param writeP99 the 99th percentile of the write attempts sent in the window, from send to answer
+ *     or failure
  */
 public record FaultImpact(
-    Fault fault, Duration longestWithoutOk, long answered503, long failed, long retries) {
+    Fault fault,
+    Duration longestWithoutOk,
+    long answered503,
+    long failed,
+    long retries,
+    Duration writeP99) {
   static final int RECOVERY_SECONDS = 10;
 
   /**
@@ -41,6 +48,7 @@ public record FaultImpact(
   private static FaultImpact measure(Fault f, List<Operation> ops, long from, long to) {
     Set<String> keysSeen = new HashSet<>();
     List<Long> oks = new ArrayList<>();
+    List<Long> writeMicros = new ArrayList<>();
     long answered503 = 0;
     long failed = 0;
     long retries = 0;
@@ -55,6 +63,9 @@ public record FaultImpact(
       }
       if (o.key() != null && !keysSeen.add(o.key())) {
         retries++;
+      }
+      if (o.key() != null) {
+        writeMicros.add(o.endMicros() - o.sentMicros());
       }
       if (o.isSuccess()) {
         oks.add(o.endMicros());
@@ -72,18 +83,56 @@ public record FaultImpact(
       previous = Math.max(previous, t);
     }
     longest = Math.max(longest, oks.isEmpty() ? to - from : 0);
-    return new FaultImpact(f, Duration.ofNanos(longest * 1_000), answered503, failed, retries);
+    return new FaultImpact(
+        f, Duration.ofNanos(longest * 1_000), answered503, failed, retries, p99(writeMicros));
+  }
+
+  /**
+   * The 99th percentile of the write attempts sent outside every fault's window (its recovery
+   * included): what a write costs when nothing is broken, to set each fault's against.
+   */
+  public static Duration quietWriteP99(
+      NemesisSchedule schedule, History history, long loadStartMicros) {
+    List<Long> micros = new ArrayList<>();
+    for (Operation o : history.operations()) {
+      if (o.key() == null) {
+        continue;
+      }
+      boolean inAFault = false;
+      for (Fault f : schedule.faults()) {
+        long from = loadStartMicros + f.start().toNanos() / 1_000;
+        long to = loadStartMicros + (f.heal().plusSeconds(RECOVERY_SECONDS)).toNanos() / 1_000;
+        inAFault |= o.sentMicros() >= from && o.sentMicros() <= to;
+      }
+      if (!inAFault) {
+        micros.add(o.endMicros() - o.sentMicros());
+      }
+    }
+    return p99(micros);
+  }
+
+  /** Nearest rank; zero for no values. */
+  private static Duration p99(List<Long> micros) {
+    if (micros.isEmpty()) {
+      return Duration.ZERO;
+    }
+    List<Long> sorted = new ArrayList<>(micros);
+    sorted.sort(null);
+    int rank = (int) Math.ceil(0.99 * sorted.size()) - 1;
+    return Duration.ofNanos(sorted.get(Math.max(0, rank)) * 1_000);
   }
 
   @Override
   public String toString() {
     return String.format(
         Locale.ROOT,
-        "%s | longest without a 200 %.1f s, 503s %d, other failures %d, retries %d",
+        "%s | longest without a 200 %.1f s, 503s %d, other failures %d, retries %d, write p99"
+            + " %d ms",
         fault,
         longestWithoutOk.toMillis() / 1000.0,
         answered503,
         failed,
-        retries);
+        retries,
+        writeP99.toMillis());
   }
 }

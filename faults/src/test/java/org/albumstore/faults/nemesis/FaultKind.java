@@ -36,7 +36,22 @@ public enum FaultKind {
       Tier.DATABASE,
       "PostgreSQL primary crashed, standby promoted and switched in; a new standby built",
       5,
-      20);
+      20),
+  /**
+   * The broker's disk alarm: a node's {@code disk_free_limit} raised above the free space at run
+   * time, so that it blocks every publisher of the cluster (the servers answer 503); healed by
+   * restoring the limit. Nothing is written to the disk: the node is told its disk is full.
+   */
+  DISK_ALARM(
+      Tier.DISK, "a broker disk alarm (disk_free_limit above the free space), cleared", 3, 12),
+  /**
+   * A slow database: every insert statement on the albums and the counters sleeps {@value
+   * ClusterInjector#SLOW_STATEMENT_SECONDS} s first (a statement trigger calling {@code pg_sleep},
+   * on the cluster's own database), so that the consumers' batches crawl and the queue grows;
+   * healed by dropping the trigger.
+   */
+  SLOW_DATABASE(
+      Tier.DATABASE_SPEED, "a slow database (each insert statement sleeps first), healed", 5, 20);
 
   /**
    * Where a fault lands: at most one fault per tier at a time, so every tier keeps serving. Adding
@@ -49,7 +64,11 @@ public enum FaultKind {
     CONSUMER,
     SCALE,
     /** Drawn only on a stack whose database can fail over. */
-    DATABASE
+    DATABASE,
+    /** A node's disk, which blocks the whole cluster's publishers: a lane beside the nodes'. */
+    DISK,
+    /** The database's speed, a lane beside its failovers; only on a database of the stack's own. */
+    DATABASE_SPEED
   }
 
   private final Tier tier;

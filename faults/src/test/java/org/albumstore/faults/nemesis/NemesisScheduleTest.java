@@ -67,13 +67,18 @@ class NemesisScheduleTest {
   }
 
   /**
-   * The lanes added later (instances added, then the database failover) are drawn after the older
-   * ones: a seed's faults of the older tiers are what they were before a lane existed, so earlier
-   * runs' schedules stay comparable.
+   * The lanes added later (instances added, the database failover, the disk, the database's speed)
+   * are drawn after the older ones: a seed's faults of the older tiers are what they were before a
+   * lane existed, so earlier runs' schedules stay comparable.
    */
   @Test
   void aLaneAddedLaterLeavesTheOlderLanesAsTheyWere() {
-    for (FaultKind.Tier lane : List.of(FaultKind.Tier.SCALE, FaultKind.Tier.DATABASE)) {
+    for (FaultKind.Tier lane :
+        List.of(
+            FaultKind.Tier.SCALE,
+            FaultKind.Tier.DATABASE,
+            FaultKind.Tier.DISK,
+            FaultKind.Tier.DATABASE_SPEED)) {
       Map<FaultKind.Tier, Integer> with = new EnumMap<>(FaultKind.Tier.class);
       for (FaultKind.Tier t : FaultKind.Tier.values()) {
         if (t.compareTo(lane) <= 0) {

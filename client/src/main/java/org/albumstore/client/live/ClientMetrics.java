@@ -3,6 +3,9 @@ package org.albumstore.client.live;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Timer;
+import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
+import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.time.Duration;
@@ -56,6 +59,11 @@ public final class ClientMetrics implements IntervalSink {
             w -> w.queueDepth() < 0 ? Double.NaN : w.queueDepth())
         .description("The write queue's depth as the client last sampled it")
         .register(registry);
+    // The JVM's figures read at scrape time (the dashboard's JVM row shows the client beside the
+    // services); no GC listener, nothing that runs between scrapes.
+    new JvmMemoryMetrics().bindTo(registry);
+    new JvmThreadMetrics().bindTo(registry);
+    new ProcessorMetrics().bindTo(registry);
     for (RunPhase p : RunPhase.values()) {
       Gauge.builder(MetricNames.CLIENT_PHASE, watch, w -> w.phase() == p ? 1 : 0)
           .description("1 for the phase the run is in")

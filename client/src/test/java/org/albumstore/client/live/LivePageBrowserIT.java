@@ -5,9 +5,11 @@ import static org.assertj.core.api.Assertions.within;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.sun.net.httpserver.HttpServer;
 import java.io.ByteArrayOutputStream;
 import java.io.InputStream;
 import java.io.PrintStream;
+import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -26,6 +28,7 @@ import org.albumstore.client.ClientRun;
 import org.albumstore.client.testing.StandInAlbumStore;
 import org.albumstore.common.config.Env;
 import org.albumstore.embedded.testing.ExternalTools;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -53,38 +56,85 @@ class LivePageBrowserIT {
   @TempDir Path dir;
   private final ByteArrayOutputStream out = new ByteArrayOutputStream();
   private final ByteArrayOutputStream err = new ByteArrayOutputStream();
+  private Path node;
+  private Path chromium;
+  private Path modules;
+  private Path script;
 
-  @Test
-  void thePageRisesDuringTheRunAndEndsWithTheSummary() throws Exception {
+  @BeforeEach
+  void requireTheBrowser() throws Exception {
     ExternalTools tools = ExternalTools.system();
     String why = "LivePageBrowserIT drives the client's live page in headless Chromium";
-    Path node = tools.require("node", why);
-    Path chromium = tools.require("chromium", why);
-    Path modules = playwrightDir().resolve("node_modules");
+    node = tools.require("node", why);
+    chromium = tools.require("chromium", why);
+    modules = playwrightDir().resolve("node_modules");
     tools.requireThat(
         Files.isDirectory(modules.resolve("playwright-core")),
         "playwright-core in " + modules + " (npm install --prefix DIR playwright-core)",
         why);
-    Path script = copy("live/live-page-check.cjs");
-    Path shots = Files.createDirectories(Path.of("target", "live-page").toAbsolutePath());
+    script = copy("live/live-page-check.cjs");
+  }
 
+  @Test
+  void thePageRisesDuringTheRunAndEndsWithTheSummary() throws Exception {
+    Path shots = Files.createDirectories(Path.of("target", "live-page").toAbsolutePath());
     try (StandInAlbumStore server = new StandInAlbumStore(dir.resolve("tomcat"))) {
       CompletableFuture<ClientResult> run =
           CompletableFuture.supplyAsync(() -> client(server.url()).execute());
-      String url = awaitLiveUrl() + "/";
-      ProcessBuilder pb =
-          new ProcessBuilder(
-                  node.toString(), script.toString(), url, chromium.toString(), shots.toString())
-              .redirectError(ProcessBuilder.Redirect.INHERIT);
-      pb.environment().put("NODE_PATH", modules.toString());
-      Process browser = pb.start();
-      String seen = readAll(browser.getInputStream());
-      assertThat(browser.waitFor(150, TimeUnit.SECONDS)).isTrue();
-      assertThat(browser.exitValue()).as("the browser script (stderr above)").isZero();
+      JsonNode seen = browse(awaitLiveUrl() + "/", shots);
       ClientResult result = run.get(60, TimeUnit.SECONDS);
       assertThat(result.exitCode()).as(out.toString(StandardCharsets.UTF_8)).isZero();
-      check(JSON.readTree(seen), JSON.readTree(dir.resolve("out/summary.json").toFile()));
+      check(seen, JSON.readTree(dir.resolve("out/summary.json").toFile()));
     }
+  }
+
+  /**
+   * The console check can fail: a page like the live page's end, with one planted {@code
+   * console.error}, is reported with that error.
+   */
+  @Test
+  void aConsoleErrorOnThePageIsSeen() throws Exception {
+    String page =
+        "<!doctype html><html><head><link rel=\"icon\" href=\"data:,\"></head><body>"
+            + "<div id=\"phase\">done</div><div id=\"requests\">1</div><div id=\"rate\">1</div>"
+            + "<div id=\"inflight\">0</div><div id=\"verify\">0 / 0</div>"
+            + "<table id=\"types\"><tbody></tbody></table>"
+            + "<div id=\"summary\" data-run-id=\"planted\"><a id=\"report\" href=\"report.html\">r</a>"
+            + "</div><script>console.error(\"planted error\");</script></body></html>";
+    HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 4);
+    server.createContext(
+        "/",
+        exchange -> {
+          byte[] body = page.getBytes(StandardCharsets.UTF_8);
+          exchange.getResponseHeaders().set("Content-Type", "text/html; charset=utf-8");
+          exchange.sendResponseHeaders(200, body.length);
+          exchange.getResponseBody().write(body);
+          exchange.close();
+        });
+    server.start();
+    try {
+      JsonNode seen =
+          browse(
+              "http://127.0.0.1:" + server.getAddress().getPort() + "/",
+              Files.createDirectories(dir.resolve("shots")));
+      assertThat(seen.path("errors").toString()).contains("planted error");
+    } finally {
+      server.stop(0);
+    }
+  }
+
+  /** What the browser script saw of the page at {@code url}. */
+  private JsonNode browse(String url, Path shots) throws Exception {
+    ProcessBuilder pb =
+        new ProcessBuilder(
+                node.toString(), script.toString(), url, chromium.toString(), shots.toString())
+            .redirectError(ProcessBuilder.Redirect.INHERIT);
+    pb.environment().put("NODE_PATH", modules.toString());
+    Process browser = pb.start();
+    String seen = readAll(browser.getInputStream());
+    assertThat(browser.waitFor(150, TimeUnit.SECONDS)).isTrue();
+    assertThat(browser.exitValue()).as("the browser script (stderr above)").isZero();
+    return JSON.readTree(seen);
   }
 
   private static void check(JsonNode seen, JsonNode summary) {

@@ -66,8 +66,8 @@ public final class MetricNames {
   /**
    * A timer's name as the Prometheus text format shows it: dots become underscores and the base
    * unit is appended ({@code albumstore.write.stage} → {@code albumstore_write_stage_seconds}), as
-   * Micrometer's Prometheus naming convention does (pinned by a test; the client has no
-   * Micrometer).
+   * Micrometer's Prometheus naming convention does (pinned by a test; the client's tier table reads
+   * the services' text, not a registry of its own).
    */
   public static String prometheusTimer(String name) {
     return name.replace('.', '_') + "_seconds";

@@ -21,6 +21,15 @@
 # client's exactly-once retries), default "none" (their own); CLIENT_COST_NAME names the output
 # folder (default client-cost).
 # REQUESTS is the memory runs' size unit only (kept for the command line's shape).
+#
+# CLIENT_COST_MODE=whole measures what a user sees instead (whole.sh's part below): every tool
+# runs SECONDS (e.g. 60) from its launch, JVM start-up and warm-up included, and its figure is the
+# requests the server answered from the tool's launch to its exit per second of SECONDS; the client
+# runs as variants (CLIENT_COST_VARIANTS, default "client client-cds client-live": as it is, with
+# an AppCDS archive made by a training run, with --live and --metrics-port scraped every second;
+# also client-main: the build of MAIN_CLIENT_JAR, and client-jdk25 / client-aot25: Temurin 25
+# without and with an AOT cache). For each JVM the CPU seconds of the process and of its JIT
+# compiler threads in its first 15 s. Output: results/client-cost/whole/.
 source "$(dirname "$0")/lib.sh"
 REPS="${1:-3}"; THREADS="${2:-256}"; SECS="${3:-15}"; REQUESTS="${4:-100000}"; MEM_SIZES="${5:-100000,1000000}"
 CLIENT_JAVA_OPTS="${CLIENT_JAVA_OPTS:--Xmx512m}"
@@ -159,6 +168,12 @@ def ok(label):
 print(ok("response time 50th percentile"), ok("response time 99th percentile"), ok("max response time"))
 PY
 }
+
+if [[ "${CLIENT_COST_MODE:-window}" == whole ]]; then
+  # shellcheck source=bench/client-cost-whole.sh
+  source "$BENCH_DIR/client-cost-whole.sh"
+  exit 0
+fi
 
 log "warm-up of the server: wrk 10 s"
 run_wrk "$THREADS" 10 "$URL" client-mix >/dev/null

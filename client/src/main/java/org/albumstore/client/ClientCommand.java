@@ -413,6 +413,60 @@ final class ClientCommand {
       description = {"A progress line each second on stderr.", "Default: on."})
   boolean progress = true;
 
+  static final int DEFAULT_LIVE_PORT = 8089;
+  static final String DEFAULT_BIND = "127.0.0.1";
+  static final double DEFAULT_LINGER_SECONDS = 5;
+
+  @Option(
+      names = "--metrics-port",
+      paramLabel = "PORT",
+      description = {
+        "Serve GET /metrics (Prometheus text format) for the whole run: requests by type and"
+            + " outcome, latency histograms, in flight, queue depth, phase; 0 = any free port.",
+        "Default: off."
+      })
+  Integer metricsPort;
+
+  @Option(
+      names = "--live",
+      description = {
+        "Serve a live page of the run (rate, p50/p99 per type, failures, in flight, queue depth,"
+            + " verification) on port "
+            + DEFAULT_LIVE_PORT
+            + "; it stays up --live-linger seconds after the end, with the summary and"
+            + " report.html.",
+        "Default: off."
+      })
+  boolean live;
+
+  @Option(
+      names = "--live-port",
+      paramLabel = "PORT",
+      description = {
+        "The live page on this port instead (implies --live); 0 = any free port.",
+        "Default: " + DEFAULT_LIVE_PORT + " with --live."
+      })
+  Integer livePort;
+
+  @Option(
+      names = "--live-linger",
+      paramLabel = "SECONDS",
+      description = {
+        "How long the live page stays up after the run, showing its summary.",
+        "Default: 5."
+      })
+  double liveLinger = DEFAULT_LINGER_SECONDS;
+
+  @Option(
+      names = "--bind",
+      paramLabel = "ADDRESS",
+      description = {
+        "Local address of --metrics-port and the live page: they have no authentication, so"
+            + " loopback unless you choose otherwise (e.g. 0.0.0.0).",
+        "Default: " + DEFAULT_BIND + "."
+      })
+  String bind = DEFAULT_BIND;
+
   /** The flags of {@link ClientSettings} that were given, keyed by their variables. */
   Map<String, String> givenSettings() {
     return SettingOptions.given(spec, ClientSettings.DECLARED);

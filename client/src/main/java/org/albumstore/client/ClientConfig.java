@@ -34,6 +34,7 @@ import org.albumstore.common.config.DatabaseSettings;
  * @param readBackPercent the share of writers that read back what they wrote ({@code --read-back})
  * @param history record the operation history and judge it at the end
  * @param historyDatabase where the history's checker reads the rows, or null for the reads only
+ * @param watching the metrics endpoint and the live page
  */
 record ClientConfig(
     String url,
@@ -73,7 +74,24 @@ record ClientConfig(
     int ioThreads,
     int readBackPercent,
     boolean history,
-    DatabaseSettings historyDatabase) {
+    DatabaseSettings historyDatabase,
+    Watching watching) {
+
+  /**
+   * What serves the run's figures while it runs.
+   *
+   * @param metricsPort the port of {@code /metrics}, 0 any, -1 none
+   * @param livePort the live page's port, 0 any, -1 none
+   * @param bind the local address both listen on
+   * @param linger how long the live page stays up after the run
+   */
+  record Watching(int metricsPort, int livePort, String bind, Duration linger) {
+    static final Watching NONE = new Watching(-1, -1, ClientCommand.DEFAULT_BIND, Duration.ZERO);
+
+    boolean any() {
+      return metricsPort >= 0 || livePort >= 0;
+    }
+  }
 
   public int writers() {
     return groupSize * groups;

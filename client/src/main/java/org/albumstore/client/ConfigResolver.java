@@ -84,7 +84,34 @@ final class ConfigResolver {
         ioThreads,
         c.readBack,
         c.history,
-        c.history ? ClientSettings.database(settings) : null);
+        c.history ? ClientSettings.database(settings) : null,
+        watching(c));
+  }
+
+  /** --metrics-port, --live, --live-port, --live-linger and --bind. */
+  private static ClientConfig.Watching watching(ClientCommand c) {
+    int metrics = c.metricsPort == null ? -1 : port("--metrics-port", c.metricsPort);
+    int live =
+        c.livePort != null
+            ? port("--live-port", c.livePort)
+            : c.live ? ClientCommand.DEFAULT_LIVE_PORT : -1;
+    if (metrics > 0 && metrics == live) {
+      throw new IllegalArgumentException("--metrics-port and --live-port must differ");
+    }
+    if (!(c.liveLinger >= 0)) {
+      throw new IllegalArgumentException("--live-linger must be 0 or more");
+    }
+    if (c.bind == null || c.bind.isBlank()) {
+      throw new IllegalArgumentException("--bind needs an address");
+    }
+    return new ClientConfig.Watching(metrics, live, c.bind.trim(), seconds(c.liveLinger));
+  }
+
+  private static int port(String option, int port) {
+    if (port < 0 || port > 65535) {
+      throw new IllegalArgumentException(option + " must be 0 to 65535, got " + port);
+    }
+    return port;
   }
 
   /**

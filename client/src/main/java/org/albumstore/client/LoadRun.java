@@ -34,7 +34,11 @@ import org.albumstore.client.http.IdempotencyKeys;
 import org.albumstore.client.http.RetryPolicy;
 import org.albumstore.client.http.Sleeper;
 import org.albumstore.client.http.Transport;
+import org.albumstore.client.live.RunPhase;
+import org.albumstore.client.live.RunWatch;
+import org.albumstore.client.live.WatchServers;
 import org.albumstore.client.report.CsvRequestLog;
+import org.albumstore.client.report.JsonSummary;
 import org.albumstore.client.report.RunSummary;
 import org.albumstore.client.report.TimelineCsv;
 import org.albumstore.client.stats.IntervalLogs;
@@ -137,7 +141,8 @@ final class LoadRun {
       AlbumImage image,
       RunClock clock,
       RunStatistics stats,
-      RunReporter reporter) {}
+      RunReporter reporter,
+      RunWatch watch) {}
 
   /**
    * What every writer of the run shares, measured or not.
@@ -150,20 +155,36 @@ final class LoadRun {
 
   private ClientResult runAndReport() throws IOException, InterruptedException {
     Setup run = setUp();
-    try (Transport transport =
+    ClientConfig.Watching w = cfg.watching();
+    try (WatchServers watching =
+            WatchServers.open(
+                w.metricsPort(),
+                w.livePort(),
+                w.bind(),
+                w.linger(),
+                run.watch(),
+                run.dir(),
+                err,
+                stop);
+        Transport transport =
             cfg.transport().open(cfg.url(), connections(), cfg.ioThreads(), cfg.timeout());
         CsvRequestLog csv =
             new CsvRequestLog(run.reporter().requestsCsv(), run.clock(), CSV_BUFFER_ROWS);
         TimelineCsv timelineCsv = new TimelineCsv(run.reporter().timelineCsv());
         BrokerSampler sampler = BrokerSampler.start(probes(), Duration.ofSeconds(1));
         HistoryWriter history = openHistory(run.dir(), run.runId(), run.clock())) {
+      run.watch().watchQueue(sampler::latest);
       preflight(transport);
       Shared shared =
           new Shared(
               new AlbumLedger(), new RecentAlbums(RECENT_ALBUMS), new IdempotencyKeys(run.runId()));
-      runUnmeasured(writers(transport, RequestObserver.NONE, run.image(), history), shared);
-      Writers writers =
-          writers(transport, RequestObserver.all(run.stats(), csv), run.image(), history);
+      runUnmeasured(
+          writers(transport, RequestObserver.NONE, run.image(), history), shared, run.watch());
+      RequestObserver measured =
+          w.any()
+              ? RequestObserver.all(run.stats(), csv, run.watch().loadObserver())
+              : RequestObserver.all(run.stats(), csv);
+      Writers writers = writers(transport, measured, run.image(), history);
       // After the warm-up: the tier table's differences cover the measured load only.
       TierSampler tiers = TierSampler.start(cfg.serverMetrics(), cfg.consumerMetrics());
       RunOutcome.Load load = measuredLoad(run, writers, shared, sampler, timelineCsv);
@@ -174,7 +195,8 @@ final class LoadRun {
           "load finished after {} s", String.format(Locale.ROOT, "%.1f", load.times().seconds()));
       long loadEnd = run.clock().epochMillis(load.times().endNanos());
       PostLoadCheck.Outcome check =
-          verify(sampler, loadEnd, transport, run.image(), shared.ledger());
+          verify(sampler, loadEnd, transport, run.image(), shared.ledger(), run.watch());
+      run.watch().phase(RunPhase.REPORT);
       // After the drain (when verifying): the consumer has applied what this run wrote.
       TierReadings tierReadings = tiers.finish();
       csv.close(); // flush the rows before the report names the file
@@ -188,8 +210,13 @@ final class LoadRun {
               csv.dropped(),
               stopped());
       RunSummary summary = run.reporter().finish(outcome, out);
-      return new ClientResult(
-          judgeHistory(history, run.dir(), summary, check.verification()), summary);
+      ClientResult result =
+          new ClientResult(
+              judgeHistory(history, run.dir(), summary, check.verification()), summary);
+      run.watch()
+          .finished(
+              JsonSummary.toJson(summary), Files.isRegularFile(run.dir().resolve("report.html")));
+      return result;
     }
   }
 
@@ -208,7 +235,7 @@ final class LoadRun {
     RunStatistics stats = new RunStatistics();
     RunReporter reporter = new RunReporter(cfg, runId, startedAt, image, dir);
     log.info("run {}: {} -> {}", runId, cfg, dir);
-    return new Setup(runId, dir, image, clock, stats, reporter);
+    return new Setup(runId, dir, image, clock, stats, reporter, new RunWatch(stats));
   }
 
   /** The connections the transport opens: every load thread, reader and verifier. */
@@ -232,6 +259,10 @@ final class LoadRun {
       if (steps != null) {
         sinks.add(steps);
       }
+      if (cfg.watching().any()) {
+        sinks.add(run.watch());
+      }
+      run.watch().phase(RunPhase.LOAD);
       Timeline timeline =
           new Timeline(
               run.stats(),
@@ -295,7 +326,8 @@ final class LoadRun {
       long loadEndEpochMillis,
       Transport transport,
       AlbumImage image,
-      AlbumLedger ledger)
+      AlbumLedger ledger,
+      RunWatch watch)
       throws InterruptedException {
     if (!cfg.verify()) {
       return skipped("--no-verify");
@@ -304,7 +336,8 @@ final class LoadRun {
       return skipped("run stopped early");
     }
     try {
-      return new PostLoadCheck(cfg, stopAwareSleeper)
+      watch.phase(RunPhase.DRAIN);
+      return new PostLoadCheck(cfg, stopAwareSleeper, watch)
           .run(sampler, loadEndEpochMillis, transport, image, ledger);
     } catch (InterruptedException e) {
       if (!stopped()) {
@@ -448,7 +481,11 @@ final class LoadRun {
    * course's start-up phase, then the warm-up (JIT, connections, server caches), whose threads are
    * as many as the first group's.
    */
-  private void runUnmeasured(Writers unmeasured, Shared shared) throws InterruptedException {
+  private void runUnmeasured(Writers unmeasured, Shared shared, RunWatch watch)
+      throws InterruptedException {
+    if (cfg.startupPhase() || cfg.warmupIterations() > 0) {
+      watch.phase(RunPhase.WARMUP);
+    }
     if (cfg.startupPhase()) {
       log.info(
           "start-up phase: {} threads x {} iterations",

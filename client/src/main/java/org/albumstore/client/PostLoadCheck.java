@@ -8,8 +8,8 @@ import org.albumstore.client.http.AlbumStoreClient;
 import org.albumstore.client.http.RetryPolicy;
 import org.albumstore.client.http.Sleeper;
 import org.albumstore.client.http.Transport;
+import org.albumstore.client.live.RunWatch;
 import org.albumstore.client.report.RunSummary;
-import org.albumstore.client.stats.RequestObserver;
 import org.albumstore.client.verify.AlbumLedger;
 import org.albumstore.client.verify.VerificationResult;
 import org.albumstore.client.verify.Verifier;
@@ -31,13 +31,16 @@ final class PostLoadCheck {
 
   private final ClientConfig cfg;
   private final Sleeper sleeper;
+  private final RunWatch watch;
 
   /**
    * @param sleeper used for every wait; it throws InterruptedException when the run is stopped
+   * @param watch told when the verification starts and of each album it reads
    */
-  PostLoadCheck(ClientConfig cfg, Sleeper sleeper) {
+  PostLoadCheck(ClientConfig cfg, Sleeper sleeper, RunWatch watch) {
     this.cfg = cfg;
     this.sleeper = sleeper;
+    this.watch = watch;
   }
 
   record Outcome(DrainWaiter.Result drain, RunSummary.Verification verification) {}
@@ -70,8 +73,9 @@ final class PostLoadCheck {
     log.info("verifying {} albums ({})", ledger.albums(), note);
     // Its own client: these reads are not part of the load's statistics, and an album that
     // disagrees is re-read by the verifier's loop rather than by quick retries.
+    watch.verifying(ledger.albums());
     AlbumStoreClient reader =
-        AlbumStoreClient.create(transport, RetryPolicy.of(0), RequestObserver.NONE, image);
+        AlbumStoreClient.create(transport, RetryPolicy.of(0), watch.verifyObserver(), image);
     VerificationResult r =
         new Verifier(reader, cfg.verifyThreads(), sleeper).verify(ledger, recheck);
     return new Outcome(

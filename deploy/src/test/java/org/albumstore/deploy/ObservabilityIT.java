@@ -95,6 +95,7 @@ class ObservabilityIT {
   private static ServiceProcess prometheus;
   private static String serverUrl;
   private static String consumerMetrics;
+  private static int clientMetricsPort;
   private static String prometheusUrl;
   private static String amqpUri;
   private static String queue;
@@ -117,9 +118,12 @@ class ObservabilityIT {
     int brokerMetricsPort = startBroker(id, dir);
     Map<String, String> targets = startServices(env, dir);
     targets.put("rabbitmq", "127.0.0.1:" + brokerMetricsPort);
+    clientMetricsPort = RabbitNode.freePort();
+    targets.put("albumstore-client", "127.0.0.1:" + clientMetricsPort);
     startPrometheus(
         prometheusBinary, env, PrometheusConfig.write(dir.resolve("prometheus"), targets), dir);
-    awaitTargetsUp(targets.size());
+    // The client's endpoint is up only while its load runs (loadOnce): not awaited here.
+    awaitTargetsUp(targets.size() - 1);
     log.info("stack up: {}, {}, {}, node {}", server, consumer, prometheus, node.nodeName());
   }
 
@@ -288,7 +292,8 @@ class ObservabilityIT {
 
   /**
    * A load of {@link #LOAD_SECONDS} at a fixed rate, its verification included, through the
-   * server's own port; once for the class (every test looks at what it left).
+   * server's own port, serving its own metrics to Prometheus while it runs ({@code --metrics-port},
+   * job {@code albumstore-client}); once for the class (every test looks at what it left).
    */
   private static synchronized void loadOnce() throws Exception {
     if (loaded) {
@@ -322,6 +327,8 @@ class ObservabilityIT {
             "--drain-timeout",
             "60",
             "--no-progress",
+            "--metrics-port",
+            Integer.toString(clientMetricsPort),
             "--out",
             WORK.resolve("client-runs/observability").toString());
     assertThat(r.exitCode()).as(out.toString(StandardCharsets.UTF_8)).isZero();

@@ -41,6 +41,7 @@ final class AsyncRetryingCaller {
    */
   public CompletableFuture<CallResult> call(ApiRequest request, long dueNanos) {
     CompletableFuture<CallResult> result = new CompletableFuture<>();
+    observer.onStarted(request.type());
     attempt(request, dueNanos, 1, result);
     return result;
   }

@@ -48,6 +48,7 @@ final class RetryingCaller {
    */
   public CallResult call(ApiRequest request, long dueNanos) throws InterruptedException {
     int attempt = 0;
+    observer.onStarted(request.type());
     while (true) {
       attempt++;
       ApiResponse response = null;

@@ -11,6 +11,9 @@ public interface RequestObserver {
 
   void onCompleted(Completion completion);
 
+  /** A logical request is about to send its first attempt (counts what is in flight). */
+  default void onStarted(RequestType type) {}
+
   /** An attempt failed with {@code code} and will be retried. */
   default void onRetry(RequestType type, String code) {}
 
@@ -21,6 +24,13 @@ public interface RequestObserver {
       public void onCompleted(Completion completion) {
         for (RequestObserver o : list) {
           o.onCompleted(completion);
+        }
+      }
+
+      @Override
+      public void onStarted(RequestType type) {
+        for (RequestObserver o : list) {
+          o.onStarted(type);
         }
       }
 

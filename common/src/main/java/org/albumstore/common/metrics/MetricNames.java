@@ -5,7 +5,8 @@ import java.util.Set;
 /**
  * The metric names that more than one module relies on: the server and the consumer register them
  * (Micrometer's dotted form), the client's time-per-tier table reads them from the Prometheus text
- * ({@link #prometheusTimer}). Names only one service uses stay with that service.
+ * ({@link #prometheusTimer}); the load client's own, which the dashboard shows beside the server's.
+ * Names only one service uses stay with that service.
  */
 public final class MetricNames {
   private MetricNames() {}
@@ -35,10 +36,38 @@ public final class MetricNames {
   public static final String VISIBILITY = "albumstore.consumer.visibility";
 
   /**
+   * The load client's latency of each successful request, by {@link #CLIENT_TYPE_TAG}: the time the
+   * client measured (due to last byte, retries included), beside the server's {@link
+   * #HTTP_REQUESTS}; the difference is the network and Tomcat's queue.
+   */
+  public static final String CLIENT_REQUESTS = "albumstore.client.requests";
+
+  /** The load client's finished requests, by {@link #CLIENT_TYPE_TAG} and {@link #OUTCOME_TAG}. */
+  public static final String CLIENT_FINISHED = "albumstore.client.requests.finished";
+
+  /** The load client's requests sent and not yet finished (a gauge). */
+  public static final String CLIENT_IN_FLIGHT = "albumstore.client.in.flight.requests";
+
+  /** The write queue's depth as the load client last sampled it (NaN when unknown). */
+  public static final String CLIENT_QUEUE_DEPTH = "albumstore.client.queue.depth.messages";
+
+  /** 1 for the phase the client's run is in, 0 for the others, by {@link #PHASE_TAG}. */
+  public static final String CLIENT_PHASE = "albumstore.client.run.phase";
+
+  /** A client request type, as its report's label made a slug ({@code post_review_like}). */
+  public static final String CLIENT_TYPE_TAG = "type";
+
+  /** {@code ok} or {@code failed} (after all retries). */
+  public static final String OUTCOME_TAG = "outcome";
+
+  /** The client run's phase: {@code starting}, {@code warmup}, {@code load}, ... */
+  public static final String PHASE_TAG = "phase";
+
+  /**
    * A timer's name as the Prometheus text format shows it: dots become underscores and the base
    * unit is appended ({@code albumstore.write.stage} → {@code albumstore_write_stage_seconds}), as
-   * Micrometer's Prometheus naming convention does (pinned by a test; the client has no
-   * Micrometer).
+   * Micrometer's Prometheus naming convention does (pinned by a test; the client's tier table reads
+   * the services' text, not a registry of its own).
    */
   public static String prometheusTimer(String name) {
     return name.replace('.', '_') + "_seconds";

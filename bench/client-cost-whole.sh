@@ -1,0 +1,129 @@
+# shellcheck shell=bash disable=SC2153
+# Sourced by client-cost.sh with CLIENT_COST_MODE=whole (its server, URL, served(), run_gatling's
+# options are in scope): the whole run of each tool, as a user sees it, interleaved.
+JDK25="${JDK25:-$(find /usr/lib/jvm -maxdepth 1 -name 'temurin-25*' | head -n 1)}"
+VARIANTS="${CLIENT_COST_VARIANTS:-client client-cds client-live}"
+read -r -a VARIANT_LIST <<<"$VARIANTS $TOOLS"
+WOUT="$OUT/whole"; mkdir -p "$WOUT"
+JIT_AT=15
+
+# jit_at PID -> "cpu_s jit_s": the process's CPU seconds and its JIT compiler threads' so far.
+jit_now() {
+  local pid="$1" jit=0 task
+  for task in /proc/"$pid"/task/*; do
+    case "$(cat "$task/comm" 2>/dev/null)" in
+      "C1 CompilerThre"* | "C2 CompilerThre"*) jit=$((jit + $(awk '{ print $14 + $15 }' "$task/stat" 2>/dev/null || echo 0))) ;;
+    esac
+  done
+  echo "$(cpu_s "$pid" 2>/dev/null || echo -) $(awk -v t="$jit" -v k="$CLK_TCK" 'BEGIN { printf "%.2f", t / k }')"
+}
+
+# whole TAG COMMAND... -> "rps cpu15 jit15 cpu_total": launches the tool, reads its CPU and JIT
+# seconds JIT_AT s later, waits for its exit; rps = requests the server answered meanwhile / SECS.
+whole() {
+  local tag="$1" pid n0 n1 cpu15=- jit15=- total=-; shift
+  n0=$(served)
+  "$@" >"$WORK/whole-$tag.txt" 2>&1 &
+  pid=$!
+  sleep "$JIT_AT"
+  [[ "$(cat "/proc/$pid/comm" 2>/dev/null)" == java ]] && read -r cpu15 jit15 <<<"$(jit_now "$pid")"
+  local t=$SECONDS
+  while kill -0 "$pid" 2>/dev/null && ((SECONDS - t < SECS + 120)); do
+    [[ "$(cat "/proc/$pid/comm" 2>/dev/null)" == java ]] && total=$(cpu_s "$pid" 2>/dev/null || echo "$total")
+    sleep 0.5
+  done
+  wait "$pid" || true
+  n1=$(served)
+  echo "$(python3 -c "import sys; print(round((int(sys.argv[2]) - int(sys.argv[1])) / float(sys.argv[3]), 1))" "$n0" "$n1" "$SECS") $cpu15 $jit15 $total"
+}
+
+# scrape_while PID URL...: GETs each URL every second while PID lives (a Prometheus and a browser).
+scrape_while() {
+  local pid="$1" u; shift
+  while kill -0 "$pid" 2>/dev/null; do
+    for u in "$@"; do curl -s -o /dev/null -m 2 "$u" || true; done
+    sleep 1
+  done
+}
+
+# client_cmd JAR JAVA [JVM flags...] -- [client flags...]: sets CMD to the client's command line.
+client_cmd() {
+  local jar="$1" java="$2"; shift 2
+  local jvm=(); while [[ $# -gt 0 && "$1" != -- ]]; do jvm+=("$1"); shift; done; shift
+  # shellcheck disable=SC2206
+  CMD=("$java" $CLIENT_JAVA_OPTS "${jvm[@]}" -jar "$jar" --url "$URL" --threads "$THREADS"
+    --duration "$SECS" --no-verify --rmq-api none --amqp-uri none --no-progress "$@")
+}
+
+# run_variant NAME REP -> "rps cpu15 jit15 cpu_total own_rps"
+run_variant() {
+  local v="$1" rep="$2" dir="$WORK/runs/whole-$1-r$2" lp mp r own
+  rm -rf "$dir"
+  case $v in
+    client) client_cmd "$CLIENT_JAR" java -- --out "$dir" ;;
+    client-main) client_cmd "$MAIN_CLIENT_JAR" java -- --out "$dir" ;;
+    client-cds) client_cmd "$CLIENT_JAR" java -XX:SharedArchiveFile="$WORK/client-17.jsa" -- --out "$dir" ;;
+    client-jdk25) client_cmd "$CLIENT_JAR" "$JDK25/bin/java" -- --out "$dir" ;;
+    client-aot25) client_cmd "$CLIENT_JAR" "$JDK25/bin/java" -XX:AOTCache="$WORK/client-25.aot" -- --out "$dir" ;;
+    client-live)
+      lp=$(free_port); mp=$(free_port)
+      client_cmd "$CLIENT_JAR" java -- --out "$dir" --live-port "$lp" --metrics-port "$mp" --live-linger 0
+      ( sleep 2; scrape_while "$(pgrep -f -- "--live-port $lp" | head -n 1)" "http://127.0.0.1:$mp/metrics" "http://127.0.0.1:$lp/state.json" ) & ;;
+  esac
+  case $v in
+    client*) r=$(whole "$v-r$rep" "${CMD[@]}"); wait ;;
+    wrk)
+      r=$(whole "$v-r$rep" env BENCH_WRK_DIR="$BENCH_DIR/wrk" BENCH_HEADERS="$HEADERS" wrk -t 2 -c "$THREADS" -d "${SECS}s" \
+        --latency --timeout 10s -s "$BENCH_DIR/wrk/client-mix.lua" "$URL") ;;
+    gatling)
+      # shellcheck disable=SC2086
+      r=$(whole "$v-r$rep" java $CLIENT_JAVA_OPTS $GATLING_JAVA_OPTS -DbaseUrl="$URL" -DalbumId="$BENCH_ALBUM_ID" -Dheaders="$HEADERS" \
+        -Dusers="$THREADS" -Dseconds="$SECS" -cp "$GATLING_DIR/target/classes:$GATLING_DIR/target/lib/*" \
+        io.gatling.app.Gatling -s org.albumstore.bench.ClientMixSimulation -rf "$WORK/gatling" -l albumstore-bench) ;;
+  esac
+  own=-
+  [[ -f "$dir/summary.json" ]] && own=$(python3 -c "import json, sys; print(json.load(open(sys.argv[1]))['throughput'])" "$dir/summary.json")
+  echo "$r $own"
+}
+
+# The training runs: an AppCDS archive (JDK 17: the classes a 20-s run loaded, archived at its
+# exit) and, with Temurin 25, an AOT cache (JEP 483/514: classes loaded and linked, and profiles).
+log "training runs: AppCDS archive (JDK 17)${JDK25:+ and AOT cache (JDK 25)}"
+SECS_SAVED=$SECS; SECS=20
+client_cmd "$CLIENT_JAR" java -XX:ArchiveClassesAtExit="$WORK/client-17.jsa" -- --out "$WORK/runs/whole-train17"
+"${CMD[@]}" >"$WORK/whole-train17.txt" 2>&1 || true
+if [[ -n "$JDK25" && " $VARIANTS " == *aot25* ]]; then
+  client_cmd "$CLIENT_JAR" "$JDK25/bin/java" -XX:AOTCacheOutput="$WORK/client-25.aot" -- --out "$WORK/runs/whole-train25"
+  "${CMD[@]}" >"$WORK/whole-train25.txt" 2>&1 || true
+fi
+SECS=$SECS_SAVED
+log "warm-up of the server: wrk 10 s"
+run_wrk "$THREADS" 10 "$URL" client-mix >/dev/null
+
+echo "tool,rep,rps,cpu_s_first_15s,jit_s_first_15s,cpu_s_total,own_rps,load1" >"$WOUT/data.csv"
+for ((rep = 1; rep <= REPS; rep++)); do
+  for ((k = 0; k < ${#VARIANT_LIST[@]}; k++)); do
+    v=${VARIANT_LIST[$(((k + rep) % ${#VARIANT_LIST[@]}))]}  # a different order each rep
+    load1=$(cut -d' ' -f1 /proc/loadavg)
+    read -r rps cpu15 jit15 total own <<<"$(run_variant "$v" "$rep")"
+    echo "$v,$rep,$rps,$cpu15,$jit15,$total,$own,$load1" >>"$WOUT/data.csv"
+    log "rep $rep $v: $(tail -1 "$WOUT/data.csv")"
+  done
+done
+
+python3 - "$WORK/client-cost-machine.json" "$WOUT/extra.json" <<PY
+import json, sys
+m = json.load(open(sys.argv[1])); m["loadavg_at_end"] = open("/proc/loadavg").read().split()[:3]
+json.dump({"machine": m, "command": "CLIENT_COST_MODE=whole CLIENT_COST_VARIANTS='$VARIANTS' CLIENT_COST_TOOLS='$TOOLS' bench/client-cost.sh $REPS $THREADS $SECS",
+  "setup": "one server jar with ALBUMSTORE_BENCH_ENDPOINTS=true (do-nothing endpoint); each tool a whole run of $SECS s from its launch (JVM start-up included), interleaved, order rotated per rep; rps = requests the server answered from the tool's launch to its exit / $SECS; own_rps = the client's summary.json throughput (ok per second of its load's wall time); cpu/jit_s_first_15s = CPU seconds of the process and of its C1/C2 compiler threads $JIT_AT s after launch; client: --threads $THREADS --duration $SECS --no-verify, JVM $CLIENT_JAVA_OPTS; client-cds: -XX:SharedArchiveFile of a 20-s training run's -XX:ArchiveClassesAtExit (JDK 17); client-live: --live-port and --metrics-port, each polled every second by curl; client-aot25: Temurin 25 with -XX:AOTCache from a 20-s training run's -XX:AOTCacheOutput; wrk: 2 threads, $THREADS connections, bench/wrk/client-mix.lua; Gatling 3.15 as in the window mode"}, open(sys.argv[2], "w"))
+PY
+RATIOS=()
+for v in $VARIANTS; do
+  [[ " $TOOLS " == *" wrk "* ]] && RATIOS+=(--ratio "tool=$v/tool=wrk:rps")
+  [[ $v != client ]] && RATIOS+=(--ratio "tool=$v/tool=client:rps")
+done
+[[ " $TOOLS " == *" gatling "* && " $TOOLS " == *" wrk "* ]] && RATIOS+=(--ratio 'tool=gatling/tool=wrk:rps')
+python3 "$BENCH_DIR/benchstat.py" summarize "$WOUT" --group tool --metrics rps,cpu_s_first_15s,jit_s_first_15s,cpu_s_total \
+  "${RATIOS[@]}" --extra "$WOUT/extra.json" \
+  --title "whole runs of $SECS s against the do-nothing endpoint, $THREADS connections (req/s)" | tee "$WOUT/table.md"
+rm -f "$WOUT/extra.json"

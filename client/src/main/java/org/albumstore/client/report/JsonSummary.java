@@ -31,4 +31,9 @@ public final class JsonSummary {
   public static RunSummary read(Path file) throws IOException {
     return JSON.readValue(file.toFile(), RunSummary.class);
   }
+
+  /** The summary as the live page serves it at the end of a run: the same JSON as the file. */
+  public static String toJson(RunSummary summary) throws IOException {
+    return JSON.writeValueAsString(summary);
+  }
 }

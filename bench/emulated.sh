@@ -20,14 +20,15 @@
 # `albumstore-local.jar --topology cluster` (3 RabbitMQ nodes with a quorum queue, HAProxy, the
 # server and consumer JVMs, the client through the balancer, verified) started in the client's group;
 # bench/emulated.py moves each process it starts into its own group as it appears. The groups run
-# without a quota while the stack starts (a RabbitMQ node takes a minute of CPU to boot) and get
-# their quotas when the client's first request goes out, so the JVMs size their pools from the
-# host's cores (not from the quota) and warm up under the quota. The client runs EMU_SECONDS
-# (default 70); the last EMU_WINDOW seconds (default 30, ending a second before the end) are
-# measured: writes/s, each group's CPU (cpuacct.usage) and throttled periods (cpu.stat). Each group
-# gets cpu.shares EMU_SHARES (default 4096, 4x a plain process's weight) so that on a machine shared
-# with other jobs it still gets its quota when it asks for it: the quota is the machine's size, the
-# shares make it (nearly) the machine's guarantee; the run never takes more than the plan's sum.
+# without a quota while the stack starts (a RabbitMQ node takes a minute of CPU to boot) and during
+# the first EMU_WARM seconds of load (default 20: the JVMs compile their hot code, which at 0.05
+# cores would take minutes), then get their quotas; the JVMs size their pools from the host's cores,
+# not from the quota. The client runs EMU_SECONDS (default 90); the last EMU_WINDOW seconds
+# (default 30, ending a second before the end) are measured: writes/s, each group's CPU
+# (cpuacct.usage) and throttled periods (cpu.stat). On a machine shared with other jobs a quota is
+# only a ceiling, so the run's parent group gets cpu.shares EMU_SHARES (default 65536, the weight
+# of 64 busy processes) and each group a weight in proportion to its quota: then each gets its quota
+# when it asks for it, and the run never takes more than the plan's sum of quotas.
 # Writes results/${EMU_NAME:-model-check}/runs/{data.csv,<plan>.json}. Only the run's processes
 # are touched: the groups (cpu and cpuacct hierarchies, emu.<pid>/...) hold only them; on exit,
 # also when interrupted, the launcher is stopped by PID, then whatever is left in the run's groups,
@@ -38,7 +39,7 @@ source "$(dirname "$0")/lib.sh"
 require_cluster_launcher
 NAME="${EMU_NAME:-model-check}"
 OUT="$RESULTS/$NAME/runs"; mkdir -p "$OUT"
-SECONDS_RUN="${EMU_SECONDS:-70}"; WINDOW="${EMU_WINDOW:-30}"; SHARES="${EMU_SHARES:-4096}"
+SECONDS_RUN="${EMU_SECONDS:-90}"; WINDOW="${EMU_WINDOW:-30}"; WARM="${EMU_WARM:-20}"; SHARES="${EMU_SHARES:-65536}"
 ROOT="emu.$$"
 PG_BIN="$(dirname "$(readlink -f "$(command -v initdb)")")"
 PG_DIR="$WORK/$ROOT-pg"
@@ -87,13 +88,15 @@ trap 'teardown; cleanup' EXIT
 # make_groups PLAN: one group per process of the plan in both hierarchies, no quota yet.
 make_groups() {
   local tier count cores i g h
+  for h in cpu cpuacct; do mkdir -p "/sys/fs/cgroup/$h/$ROOT"; done
+  echo "$SHARES" >"/sys/fs/cgroup/cpu/$ROOT/cpu.shares"
   while read -r tier count cores; do
     for ((i = 1; i <= count; i++)); do
       g="$tier$i"; [[ "$count" == 1 && "$tier" != server && "$tier" != consumer && "$tier" != rabbit ]] && g="$tier"
       for h in cpu cpuacct; do mkdir -p "/sys/fs/cgroup/$h/$ROOT/$g"; done
       echo 100000 >"/sys/fs/cgroup/cpu/$ROOT/$g/cpu.cfs_period_us"
       echo -1 >"/sys/fs/cgroup/cpu/$ROOT/$g/cpu.cfs_quota_us"
-      echo "$SHARES" >"/sys/fs/cgroup/cpu/$ROOT/$g/cpu.shares"
+      awk -v c="$cores" 'BEGIN {printf "%d\n", c * 10240}' >"/sys/fs/cgroup/cpu/$ROOT/$g/cpu.shares"
       echo "$g $cores" >>"$WORK/$ROOT.quotas"
     done
   done < <(tiers "$1")
@@ -159,7 +162,7 @@ for plan in "$@"; do
   LAUNCHER=$!
   python3 "$BENCH_DIR/emulated.py" place "$LAUNCHER" "$ROOT" &
   PLACER=$!
-  python3 "$BENCH_DIR/emulated.py" snap "$ROOT" "$run_dir.log" 1 "$run_dir.start.json"
+  python3 "$BENCH_DIR/emulated.py" snap "$ROOT" "$run_dir.log" "$WARM" "$run_dir.start.json"
   apply_quotas
   log "$pname: quotas on"
   a=$((SECONDS_RUN - WINDOW - 1)); b=$((SECONDS_RUN - 1))

@@ -6,7 +6,8 @@
       RabbitMQ nodes the queue leader's) from the calibration runs (their mean), and per plan the
       predicted saturated throughput: each tier's ceiling n_i x q_i / D_i (instances x cores per
       instance over µs per write; for a tier of several instances, q_i over the busiest
-      instance's demand, as the calibration split the work), the lowest of them, and the tier that
+      instance's demand, as the calibration split the work; an even split where the plan has another
+      instance count), the lowest of them, and the tier that
       saturates first. Writes confirmed to the client are bounded by the client, the servers,
       HAProxy and the broker; writes applied by the consumers and PostgreSQL: in the closed model a
       consumer- or database-bound plan confirms faster than it applies and its backlog grows, so
@@ -19,6 +20,7 @@ Standard library only.
 """
 import csv
 import json
+import os
 import statistics as st
 import sys
 
@@ -37,13 +39,17 @@ def plan_tiers(path):
 
 
 def demands(calibration):
+    """Mean D_i, mean busiest instance's D_i, the rows, and the calibration's instance counts (from
+    the plan copied beside its data.csv)."""
     rows = list(csv.DictReader(open(calibration)))
+    cal_plan = plan_tiers(os.path.join(os.path.dirname(calibration), rows[0]["plan"] + ".plan"))
     return ({t: st.mean(float(r[f"{t}_d_us"]) for r in rows) for t in TIERS},
-            {t: st.mean(float(r[f"{t}_dmax_us"]) for r in rows) for t in TIERS}, rows)
+            {t: st.mean(float(r[f"{t}_dmax_us"]) for r in rows) for t in TIERS}, rows,
+            {t: cal_plan[t][0] for t in TIERS})
 
 
 def predict(calibration, plans, json_out=None):
-    d, dmax, rows = demands(calibration)
+    d, dmax, rows, n_cal = demands(calibration)
     print(f"Service demands (mean of {len(rows)} calibration run(s), µs of CPU per write; busiest instance"
           " in brackets):\n")
     print("| tier | " + " | ".join(TIERS) + " |\n|---" * 1 + "|---" * len(TIERS) + "|")
@@ -55,7 +61,9 @@ def predict(calibration, plans, json_out=None):
     for p in plans:
         name = p.rsplit("/", 1)[-1].removesuffix(".plan")
         tiers = plan_tiers(p)
-        ceil = {t: tiers[t][1] / (dmax[t] * 1e-6) for t in TIERS}
+        # the calibration's split between instances where the count is the same; an even split else
+        ceil = {t: tiers[t][1] / (dmax[t] * 1e-6) if tiers[t][0] == n_cal[t] else tiers[t][0] * tiers[t][1] / (d[t] * 1e-6)
+                for t in TIERS}
         order = sorted(TIERS, key=ceil.get)
         x = min(ceil[order[0]], QUEUE_CEILING)
         out[name] = {"ceilings": ceil, "predicted": x, "bottleneck": order[0],

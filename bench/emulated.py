@@ -113,13 +113,15 @@ def snap(root, run_log, after_s, out):
     if requests is None:
         sys.exit(f"no progress line of second {after_s} within 900 s")
     t = time.time()
-    applied = bundles = bundle_writes = 0.0
+    applied = bundles = bundle_writes = transactions = batch_messages = 0.0
     log = read(run_log)
     for m in re.finditer(r"--consumer-metrics (\S+)", log):
         for u in m.group(1).split(","):
             text = get(u)
             applied += prom_sum(text, "albumstore_consumer_albums_inserted_total")
             applied += prom_sum(text, "albumstore_consumer_reviews_applied_total")
+            transactions += prom_sum(text, "albumstore_consumer_batch_messages_count")
+            batch_messages += prom_sum(text, "albumstore_consumer_batch_messages_sum")
         break
     m = re.search(r"servers: \d+ JVMs on ports \[([\d, ]+)\]", log)
     for port in (m.group(1).split(",") if m else []):
@@ -137,7 +139,8 @@ def snap(root, run_log, after_s, out):
                      "quota_us": int(read(f"{CPU}/{root}/{g}/cpu.cfs_quota_us")),
                      "period_us": int(read(f"{CPU}/{root}/{g}/cpu.cfs_period_us"))}
     json.dump({"time": t, "elapsed": elapsed, "requests": requests, "groups": groups, "applied": applied,
-               "bundles": bundles, "bundle_writes": bundle_writes,
+               "bundles": bundles, "bundle_writes": bundle_writes, "transactions": transactions,
+               "batch_messages": batch_messages,
                "loadavg": os.getloadavg()}, open(out, "w"))
 
 

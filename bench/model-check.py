@@ -12,10 +12,11 @@
       HAProxy and the broker; writes applied by the consumers and PostgreSQL: in the closed model a
       consumer- or database-bound plan confirms faster than it applies and its backlog grows, so
       its throughput is the applied rate. Prints markdown; with --json FILE also the numbers.
-  model-check.py check PREDICTIONS.json DATA.csv
+  model-check.py check PREDICTIONS.json DATA.csv [CALIBRATION.csv]
       predicted against measured per plan: throughput error (measured over predicted - 1), the
       tier measured at its quota (the highest use of quota, busiest instance) against the tier
-      named, each tier's use.
+      named, each tier's use; with the calibration, each tier's µs per write in every run beside
+      the calibrated D_i (consumers and PostgreSQL over the writes applied).
 Standard library only.
 """
 import csv
@@ -98,6 +99,58 @@ def check(pred_json, data_csv):
               + f" | {float(r['bundle']):.1f} | {r['load1_window']} |")
 
 
+def demands_table(pred_json, data_csv, calibration):
+    """Each tier's measured µs per write in every plan beside the calibrated D_i: where the linear
+    model misses, the demand that moved. The consumers' and PostgreSQL's over the writes applied,
+    the others' over the writes confirmed."""
+    d = json.load(open(pred_json))["demands"]
+    rows = list(csv.DictReader(open(calibration))) + list(csv.DictReader(open(data_csv)))
+    print("\n| run | writes/s confirmed | applied | bundle | " + " | ".join(f"{t} µs/write" for t in TIERS) + " |")
+    print("|---" * (4 + len(TIERS)) + "|")
+    print("| calibrated D_i | | | | " + " | ".join(f"{d[t]:.1f}" for t in TIERS) + " |")
+    for r in rows:
+        conf, appl = float(r["writes_s"]), float(r["applied_s"])
+        us = {t: float(r[f"{t}_cores"]) / (appl if t in ("consumer", "postgres") else conf) * 1e6 for t in TIERS}
+        print(f"| {r['plan']} | {conf:,.0f} | {appl:,.0f} | {float(r['bundle']):.1f} | "
+              + " | ".join(f"{us[t]:.1f} ({us[t] / d[t]:.2f}x)" for t in TIERS) + " |")
+
+
+def fit(pred_json, calibration, *datas):
+    """What the linear model leaves out, fitted on all the runs (calibration and plans, so a
+    description of these runs, not a forecast): per tier, the busiest instance's cores as
+    c0 + d * X (least squares; X the writes confirmed, applied for the consumers and PostgreSQL):
+    c0 is the instance's cost of running at all (idle threads, timers, heartbeats, GC), d the
+    marginal µs per write. Each plan's bottleneck then saturates at (q - c0) / d."""
+    pred = json.load(open(pred_json))["plans"]
+    rows = list(csv.DictReader(open(calibration)))
+    for path in datas:
+        rows += list(csv.DictReader(open(path)))
+    coef = {}
+    print("| tier | busiest instance's cores = c0 + d·X: c0 (cores) | d (µs per write) | runs |")
+    print("|---|---|---|---|")
+    for t in TIERS:
+        pts = []
+        for r in rows:
+            x = float(r["applied_s"] if t in ("consumer", "postgres") else r["writes_s"])
+            pts.append((x, float(r[f"{t}_dmax_us"]) * float(r["writes_s"]) * 1e-6))  # busiest instance's cores
+        mx, my = st.mean(p[0] for p in pts), st.mean(p[1] for p in pts)
+        sxx = sum((p[0] - mx) ** 2 for p in pts)
+        d = sum((p[0] - mx) * (p[1] - my) for p in pts) / sxx if sxx else 0.0
+        c0 = my - d * mx
+        coef[t] = (c0, d)
+        print(f"| {t} | {c0:.3f} | {d * 1e6:.1f} | {len(pts)} |")
+    print("\n| plan | predicted (linear) | with c0: (q - c0) / d of the named tier | measured |")
+    print("|---|---|---|---|")
+    meas = {r["plan"]: r for r in rows}
+    for name, p in pred.items():
+        t = p["bottleneck"]
+        q = p["plan"][t][1]
+        c0, d = coef[t]
+        r = meas.get(name)
+        m = "" if r is None else f"{min(float(r['writes_s']), float(r['applied_s'])) if t in ('consumer', 'postgres') else float(r['writes_s']):,.0f}"
+        print(f"| {name} | {p['predicted']:,.0f} | {(q - c0) / d:,.0f} | {m} |")
+
+
 def main():
     args = sys.argv[1:]
     if args and args[0] == "predict":
@@ -107,8 +160,12 @@ def main():
             j = args[i + 1]
             del args[i:i + 2]
         predict(args[1], args[2:], j)
+    elif args and args[0] == "fit":
+        fit(args[1], args[2], *args[3:])
     elif args and args[0] == "check":
         check(args[1], args[2])
+        if len(args) > 3:
+            demands_table(args[1], args[2], args[3])
     else:
         sys.exit(__doc__)
 

@@ -9,8 +9,9 @@
       node's directory name node-N), HAProxy (haproxy). The launcher and what else it starts
       (the scripts and CLI VMs of the nodes' start) stay in the group the launcher was started in
       (client). Processes are found as the launcher's descendants, never by name alone.
-  emulated.py snap ROOT RUN_LOG AFTER_S OUT.json
-      waits (bounded) for the client's progress line of second AFTER_S, then records each group's
+  emulated.py snap ROOT RUN_LOG AFTER_S OUT.json [LAUNCHER]
+      waits (bounded; not past the end of process LAUNCHER) for the client's progress line of
+      second AFTER_S, then records each group's
       CPU seconds (cpuacct.usage: processes that exited included), its CFS counters (cpu.stat:
       periods, throttled periods, throttled time), the client's request count, the writes the
       consumers applied and the servers' bundles (their /metrics) and the time.
@@ -100,7 +101,7 @@ def read(path):
         return f.read()
 
 
-def snap(root, run_log, after_s, out):
+def snap(root, run_log, after_s, out, launcher=None):
     after_s = float(after_s)
     deadline = time.time() + 900
     requests = elapsed = None
@@ -109,6 +110,8 @@ def snap(root, run_log, after_s, out):
         if lines and float(lines[-1][0]) >= after_s:
             elapsed, requests = float(lines[-1][0]), int(lines[-1][1])
             break
+        if launcher and not os.path.exists(f"/proc/{launcher}"):
+            sys.exit(f"the launcher ended before second {after_s} of the load (see {run_log})")
         time.sleep(0.05)
     if requests is None:
         sys.exit(f"no progress line of second {after_s} within 900 s")

@@ -162,12 +162,16 @@ for plan in "$@"; do
   LAUNCHER=$!
   python3 "$BENCH_DIR/emulated.py" place "$LAUNCHER" "$ROOT" &
   PLACER=$!
-  python3 "$BENCH_DIR/emulated.py" snap "$ROOT" "$run_dir.log" "$WARM" "$run_dir.start.json"
+  a=$((SECONDS_RUN - WINDOW - 1)); b=$((SECONDS_RUN - 1))
+  if ! python3 "$BENCH_DIR/emulated.py" snap "$ROOT" "$run_dir.log" "$WARM" "$run_dir.start.json" "$LAUNCHER"; then
+    log "$pname: the stack did not start or the load did not run (see $run_dir.log); next plan"
+    teardown; continue
+  fi
   apply_quotas
   log "$pname: quotas on"
-  a=$((SECONDS_RUN - WINDOW - 1)); b=$((SECONDS_RUN - 1))
-  python3 "$BENCH_DIR/emulated.py" snap "$ROOT" "$run_dir.log" "$a" "$run_dir.a.json"
-  python3 "$BENCH_DIR/emulated.py" snap "$ROOT" "$run_dir.log" "$b" "$run_dir.b.json"
+  python3 "$BENCH_DIR/emulated.py" snap "$ROOT" "$run_dir.log" "$a" "$run_dir.a.json" "$LAUNCHER" &&
+    python3 "$BENCH_DIR/emulated.py" snap "$ROOT" "$run_dir.log" "$b" "$run_dir.b.json" "$LAUNCHER" ||
+    { log "$pname: the launcher ended before the window (see $run_dir.log); next plan"; teardown; continue; }
   timeout 900 tail --pid="$LAUNCHER" -f /dev/null || true
   code=0; wait "$LAUNCHER" || code=$?
   verified=$(python3 -c 'import json,sys

@@ -17,10 +17,13 @@
       tier measured at its quota (the highest use of quota, busiest instance) against the tier
       named, each tier's use; with the calibration, each tier's µs per write in every run beside
       the calibrated D_i (consumers and PostgreSQL over the writes applied).
+  model-check.py usl DATA.csv
+      the Universal Scalability Law fitted to runs of 1, 2, 3 instances (plans named NAME-N).
 Standard library only.
 """
 import csv
 import json
+import math
 import os
 import statistics as st
 import sys
@@ -151,6 +154,31 @@ def fit(pred_json, calibration, *datas):
         print(f"| {name} | {p['predicted']:,.0f} | {(q - c0) / d:,.0f} | {m} |")
 
 
+def usl(data_csv):
+    """Gunther's Universal Scalability Law on runs named servers-1, servers-2, servers-3 (or any
+    '<tier>-N'): X(N) = lambda N / (1 + sigma (N - 1) + kappa N (N - 1)), lambda = X(1); sigma
+    (contention) and kappa (coherency) by least squares on N / C(N) - 1 = sigma (N - 1) +
+    kappa N (N - 1), C(N) = X(N) / X(1) (exact with three points)."""
+    rows = {int(r["plan"].rsplit("-", 1)[1]): r for r in csv.DictReader(open(data_csv))}
+    x = {n: float(r["writes_s"]) for n, r in rows.items()}
+    lam = x[1]
+    pts = [(n - 1, n * (n - 1), n / (x[n] / lam) - 1) for n in sorted(x) if n > 1]
+    a11 = sum(p[0] * p[0] for p in pts); a12 = sum(p[0] * p[1] for p in pts); a22 = sum(p[1] * p[1] for p in pts)
+    b1 = sum(p[0] * p[2] for p in pts); b2 = sum(p[1] * p[2] for p in pts)
+    det = a11 * a22 - a12 * a12
+    sigma, kappa = ((b1 * a22 - b2 * a12) / det, (a11 * b2 - a12 * b1) / det) if det else (b1 / a11, 0.0)
+    print(f"USL: lambda = {lam:,.0f} writes/s, sigma = {sigma:.3f}, kappa = {kappa:.4f}"
+          + (f"; peak at N* = sqrt((1 - sigma) / kappa) = {math.sqrt((1 - sigma) / kappa):.1f}" if kappa > 0 and sigma < 1 else "")
+          + "\n")
+    print("| N | measured writes/s | linear N·X(1) | USL | busiest server's use of its quota | servers' µs per write | bundle |")
+    print("|---|---|---|---|---|---|---|")
+    for n in sorted(x):
+        r = rows[n]
+        fit_x = lam * n / (1 + sigma * (n - 1) + kappa * n * (n - 1))
+        print(f"| {n} | {x[n]:,.0f} | {lam * n:,.0f} | {fit_x:,.0f} | {float(r['server_max_use']):.2f} |"
+              f" {float(r['server_d_us']):.1f} | {float(r['bundle']):.1f} |")
+
+
 def main():
     args = sys.argv[1:]
     if args and args[0] == "predict":
@@ -160,6 +188,8 @@ def main():
             j = args[i + 1]
             del args[i:i + 2]
         predict(args[1], args[2:], j)
+    elif args and args[0] == "usl":
+        usl(args[1])
     elif args and args[0] == "fit":
         fit(args[1], args[2], *args[3:])
     elif args and args[0] == "check":

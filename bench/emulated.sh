@@ -169,9 +169,11 @@ for plan in "$@"; do
   fi
   apply_quotas
   log "$pname: quotas on"
-  python3 "$BENCH_DIR/emulated.py" snap "$ROOT" "$run_dir.log" "$a" "$run_dir.a.json" "$LAUNCHER" &&
-    python3 "$BENCH_DIR/emulated.py" snap "$ROOT" "$run_dir.log" "$b" "$run_dir.b.json" "$LAUNCHER" ||
-    { log "$pname: the launcher ended before the window (see $run_dir.log); next plan"; teardown; continue; }
+  if ! python3 "$BENCH_DIR/emulated.py" snap "$ROOT" "$run_dir.log" "$a" "$run_dir.a.json" "$LAUNCHER" ||
+    ! python3 "$BENCH_DIR/emulated.py" snap "$ROOT" "$run_dir.log" "$b" "$run_dir.b.json" "$LAUNCHER"; then
+    log "$pname: the launcher ended before the window (see $run_dir.log); next plan"
+    teardown; continue
+  fi
   timeout 900 tail --pid="$LAUNCHER" -f /dev/null || true
   code=0; wait "$LAUNCHER" || code=$?
   verified=$(python3 -c 'import json,sys

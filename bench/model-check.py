@@ -167,6 +167,9 @@ def usl(data_csv):
     b1 = sum(p[0] * p[2] for p in pts); b2 = sum(p[1] * p[2] for p in pts)
     det = a11 * a22 - a12 * a12
     sigma, kappa = ((b1 * a22 - b2 * a12) / det, (a11 * b2 - a12 * b1) / det) if det else (b1 / a11, 0.0)
+    if kappa < 0:  # no coherency term can be negative: the data are sublinear without a peak (Amdahl)
+        print(f"unconstrained fit: sigma = {sigma:.3f}, kappa = {kappa:.4f} < 0, not physical; refitted with kappa = 0")
+        sigma, kappa = b1 / a11, 0.0
     print(f"USL: lambda = {lam:,.0f} writes/s, sigma = {sigma:.3f}, kappa = {kappa:.4f}"
           + (f"; peak at N* = sqrt((1 - sigma) / kappa) = {math.sqrt((1 - sigma) / kappa):.1f}" if kappa > 0 and sigma < 1 else "")
           + "\n")

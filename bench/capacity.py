@@ -46,6 +46,14 @@ MQ_SIZES = ("large", "xlarge", "2xlarge", "4xlarge", "8xlarge", "12xlarge", "16x
 # ALBUMSTORE_PUBLISH_BUNDLE_MAX; the bytes: the server's 1 MiB default capped by Amazon MQ's default
 # max_message_size on RabbitMQ 4 (524,288 bytes)
 BUNDLE_MAX, BUNDLE_BYTES = 256, 524288
+COMPARABLE = 0.05  # a part-1 cell is comparable when its window ran within 5% of its target rate
+ORDER = 10  # past this factor over the largest measured point a figure is an order of magnitude
+
+
+def factor(value, measured):
+    """'N.Nx the largest measured', and 'order of magnitude' past ORDER."""
+    f = value / measured
+    return f"{f:.1f}x measured" + (", order of magnitude" if f > ORDER else "")
 
 
 def rows(path):
@@ -87,10 +95,16 @@ class Workload:
                     and (cells is None or f"{r['servers']}:{r['consumers']}" in cells)]
         self.D = {t: st.median(float(r["us_" + t]) for r in self.sat) for t in TIERS} if self.sat else {}
         self.b_sat = st.median(float(r["writes_per_msg"]) for r in self.sat) if self.sat else 1.0
-        # part 1's cells only: below saturation, where the confirm time has no queueing in it
-        rs = [(fnum(r["writes_per_msg"]) - 1) / (fnum(r["rps"]) / int(r["servers"]))
-              for r in self.cells if fnum(r["writes_per_msg"]) and fnum(r["rps"])]
+        # part 1's cells only: below saturation, where the confirm time has no queueing in it; and
+        # only the comparable ones, whose window ran at its target rate (within 5%): a cell that
+        # caught up with requests that fell due while the machine lagged formed larger bundles
+        self.comparable = [r for r in self.cells if fnum(r["writes_per_msg"]) and fnum(r["rps"])
+                           and abs(fnum(r["rps"]) / fnum(r["rate"]) - 1) <= COMPARABLE]
+        rs = [(fnum(r["writes_per_msg"]) - 1) / (fnum(r["rps"]) / int(r["servers"])) for r in self.comparable]
         self.confirm_s = st.median(rs) if rs else 0.005
+        self.lambda_max = max((fnum(r["rps"]) / int(r["servers"]) for r in self.comparable), default=1.0)
+        self.x_max = max((float(r["rps"]) for r in self.sat), default=1.0)
+        self.per_consumer_max = max((float(r["rps"]) / int(r["consumers"]) for r in self.sat), default=1.0)
         # at large bundles (the saturated run), where a message's framing is shared by many writes
         bw = [fnum(r["bytes_per_msg"]) / fnum(r["writes_per_msg"]) for r in (self.sat or self.cells)
               if fnum(r["bytes_per_msg"]) and fnum(r["writes_per_msg"])]
@@ -150,6 +164,7 @@ def main():
     p.add_argument("--queue-variant", default="quorum-3nodes", help="queue-ceiling variant for Q(S)")
     p.add_argument("--no-check", action="store_true", help="skip the 2-core check")
     p.add_argument("--check-base", default="1:2", help="SERVERS:CONSUMERS cell whose costs predict the others")
+    p.add_argument("--cores", type=float, default=2.0, help="cores of the machine the check's runs had")
     a = p.parse_args()
     res = os.path.abspath(a.results)
     part1 = rows(os.path.join(res, "tier-cost", "data.csv"))
@@ -169,12 +184,19 @@ def main():
         if r["variant"] == a.queue_variant and fnum(r["publish_msgs_per_s"]):
             qpts.setdefault(int(r["size"]), []).append(float(r["publish_msgs_per_s"]))
     qcurve = [(s, st.median(v)) for s, v in qpts.items()]
+    # a bytes-bound ceiling: interpolate bytes/s (never above a measured point), not messages/s
+    qbytes = [(s, s * q) for s, q in qcurve]
+    qbytes_max = max(b for _, b in qbytes)
 
     print(f"Inputs: results in {os.path.relpath(res)}; target utilisation {util}; P = {P} queue(s); server "
           f"{a.server_type}, consumer {a.consumer_type}; a {a.broker_nodes}-node Amazon MQ cluster; "
           f"RDS primary up to {a.db_max_vcpu} vCPUs.")
     print("Queue ceiling Q(S), one quorum queue, " + a.queue_variant + ": "
-          + ", ".join(f"{s} B: {q:,.0f} msg/s" for s, q in sorted(qcurve)))
+          + ", ".join(f"{s} B: {q:,.0f} msg/s ({s * q / 1e6:.1f} MB/s)" for s, q in sorted(qcurve))
+          + "; interpolated in bytes/s, run at the target utilisation like every tier. With P queues on the"
+          " same 3 nodes every node still writes every queue's bytes: P spreads the leaders' CPU, it does not"
+          " raise a bytes-bound ceiling (not measured to); 'queue clusters needed' counts 3-node clusters"
+          " with a queue of their own.")
     for name in a.workloads.split(","):
         w = Workload(name, part1, saturated, cells=[a.check_base])
         if a.bytes_per_write:
@@ -186,14 +208,22 @@ def main():
         print(f"D_i, µs per write at saturation (the saturated {a.check_base} run, b = "
               f"{w.b_sat:.1f} writes/msg): " + ", ".join(f"{t} {w.D[t]:.1f}" for t in TIERS)
               + f"; sum {sum(w.D.values()):.1f}")
-        print(f"bundle law: b = 1 + lambda_server x {1000 * (confirm_s or w.confirm_s):.2f} ms; "
+        print(f"bundle law: b = 1 + lambda_server x {1000 * (confirm_s or w.confirm_s):.2f} ms (median over "
+              f"{len(w.comparable)} comparable part-1 cells of {len(w.cells)}, fitted at up to "
+              f"{w.lambda_max:,.0f} writes/s per server); "
               f"{w.bytes_per_write:.0f} bytes per write; leader node's share of the broker's CPU with one "
               f"queue {w.leader_share:.2f}; messages per transaction at saturation {w.msgs_per_txn_sat:.1f}")
         print(f"PostgreSQL on this machine (pgbench, 2 shared cores): "
               + ", ".join(f"W={k}: {v:,.0f} writes/s" for k, v in sorted(pgw)))
         print()
-        print("| writes/s | servers | bundle b (writes/msg) | consumers | broker: msg/s, busiest node vCPU | "
-              f"queue ceiling (P={P}) | queues needed | PostgreSQL: W writes/txn, µs/write (pgbench), vCPU | "
+        print(f"largest measured points: the cluster {w.x_max:,.0f} writes/s (saturated {a.check_base}), "
+              f"{w.per_consumer_max:,.0f} per consumer, one queue {qbytes_max / 1e6:.1f} MB/s "
+              f"({qbytes_max / w.bytes_per_write:,.0f} writes/s), PostgreSQL {max(v for _, v in pgw):,.0f} writes/s "
+              "(pgbench); every figure below is labelled with its factor over the one it extrapolates")
+        print()
+        print("| writes/s (rate / largest measured) | servers (per server / bundle law's largest) | bundle b (writes/msg) |"
+              " consumers (per consumer / measured) | broker: msg/s, busiest node vCPU | "
+              f"queue ceiling at U (P={P}) | queue clusters needed | PostgreSQL: W writes/txn, µs/write (pgbench), vCPU | "
               "primary ceiling | first wall |")
         print("|---|---|---|---|---|---|---|---|---|---|")
         sv = SIZES[a.server_type.split(".")[1]]
@@ -206,7 +236,7 @@ def main():
             node_vcpu = x * w.d("rabbit", b) * 1e-6 * share / util
             mq, mq_v = smallest("mq.m7g", node_vcpu)
             size = b * w.bytes_per_write
-            qw = P * interp_log(qcurve, size) * b
+            qw = util * interp_log(qbytes, size) / w.bytes_per_write
             wtx = b * w.msgs_per_txn_sat
             dpg = w.d("postgres", b)  # the consumer's own statements; pgbench's at wtx beside it
             dpg_bench = interp_log(pgpts, wtx) if pgpts else float("nan")
@@ -214,36 +244,53 @@ def main():
             rds, _ = smallest("db.r7g", pg_vcpu)
             pg_ceiling = util * a.db_max_vcpu / (dpg * 1e-6)
             broker_ceiling = util * SIZES["16xlarge"] / (w.d("rabbit", b) * 1e-6 * share)
-            walls = sorted([(qw, f"queue leader (P={P})"), (pg_ceiling, "PostgreSQL primary"),
-                            (broker_ceiling, "broker node CPU (mq.m7g.16xlarge)")])
-            hit = [f"{n} at {c:,.0f}" for c, n in walls if c < x]
-            p_needed = math.ceil(x / (qw / P))
-            first = ("; ".join(hit) + " writes/s") if hit else f"none; lowest: {walls[0][1]} at {walls[0][0]:,.0f}"
-            print(f"| {x:,.0f} | {ns} x {a.server_type} | {b:.1f} | {nc} x {a.consumer_type} | "
+            pg_max = max(v for _, v in pgw)
+            walls = sorted([(qw, f"the queue (one 3-node cluster) at U, {factor(qw / util, qbytes_max / w.bytes_per_write)}"),
+                            (pg_ceiling, f"PostgreSQL primary by CPU, {factor(pg_ceiling, pg_max)}"),
+                            (broker_ceiling, f"broker node CPU (mq.m7g.16xlarge), {factor(broker_ceiling, w.x_max)}")])
+            hit = [f"{n}: {c:,.0f}" for c, n in walls if c < x]
+            p_needed = math.ceil(x / qw)
+            first = ("; ".join(hit) + " writes/s") if hit else f"none; lowest: {walls[0][1]}: {walls[0][0]:,.0f}"
+            low = f" (below the calibrated {w.b_sat:.1f}: D_i understated)" if b < w.b_sat else ""
+            print(f"| {x:,.0f} ({factor(x, w.x_max)}) | {ns} x {a.server_type} ({factor(x / ns, w.lambda_max)}) | "
+                  f"{b:.1f}{low} | {nc} x {a.consumer_type} ({factor(x / nc, w.per_consumer_max)}) | "
                   f"{msgs:,.0f}, {node_vcpu:.1f} -> {a.broker_nodes} x {mq or 'none fits'} | {qw:,.0f} | "
                   f"{p_needed} | {wtx:.0f}, {dpg:.1f} ({dpg_bench:.1f}), {pg_vcpu:.1f} -> "
-                  f"{rds or 'none fits: shard'} | {pg_ceiling:,.0f} | {first} |")
+                  f"{rds or 'none fits: shard'} | {pg_ceiling:,.0f} ({factor(pg_ceiling, pg_max)}) | {first} |")
         if not a.no_check and w.sat:
-            check(name, part1, saturated, a.check_base, repeats)
+            check(name, part1, saturated, a.check_base, repeats, a.cores)
 
 
-def check(name, part1, saturated, base, repeats):
-    """The 2-core check: each saturated run's rate predicted as X = C / sum_i D_i, C the CPU
-    seconds per second the stack's processes got in that run (2 cores less the machine's other
-    jobs), D_i measured in ANOTHER run: the saturated run of cell `base` (flat costs across instance
-    counts, part 1's claim), and part 1's cell at its fixed rate (small bundles)."""
+def check(name, part1, saturated, base, repeats, cores):
+    """First the independent forecast: each saturated run's rate predicted as X = cores / sum_i D_i
+    with D_i from ANOTHER run (the saturated run of cell `base`) and nothing from the run predicted:
+    a check that can fail. Then, apart and named as such, the repeatability of the service demands:
+    X = C / sum_i D_i with C the CPU seconds per second the stack got in the run predicted, which
+    only compares two runs' summed demands (C comes from the run itself), and part 1's cell at its
+    fixed rate (small bundles)."""
     ref = Workload(name, part1, saturated, cells=[base])
     if not ref.sat:
         return
-    print(f"\n2-core check ({name}): X = C / sum D_i, D_i from the saturated {base} run and from part 1's "
-          f"{base} cell at its fixed rate; C = CPU seconds per second the stack got in the run predicted\n")
+    others = [("repeat, " + f"{q['servers']}:{q['consumers']}", q) for q in repeats if q["workload"] == name]
+    others += [(f"{q['servers']}:{q['consumers']}", q) for q in saturated if q["workload"] == name
+               and f"{q['servers']}:{q['consumers']}" != base]  # the reference itself left out
+    total = sum(ref.D.values())
+    print(f"\nIndependent forecast ({name}): X = {cores:g} cores / sum D_i = {cores * 1e6 / total:,.0f} writes/s, "
+          f"D_i from the saturated {base} run, nothing taken from the run predicted (on a shared machine the "
+          "stack did not get all the cores: this is the error of the model plus the machine's other jobs)\n")
+    print("| cell | measured req/s | forecast | error |")
+    print("|---|---|---|---|")
+    for label, r in others:
+        x_meas = float(r["rps"])
+        x_f = cores / (total * 1e-6)
+        print(f"| {label} | {x_meas:,.0f} | {x_f:,.0f} | {100 * (x_f - x_meas) / x_meas:+.0f}% |")
+    print(f"\nRepeatability of the service demands ({name}; not a forecast: C is taken from the run predicted): "
+          f"X = C / sum D_i, D_i from the saturated {base} run and from part 1's {base} cell at its fixed rate; "
+          "C = CPU seconds per second the stack got in the run predicted\n")
     print("| cell | measured req/s | C (cores) | b (writes/msg) | predicted from saturated " + base
           + " | error | predicted from part 1 " + base + " | error |")
     print("|---|---|---|---|---|---|---|---|")
     p1 = [q for q in ref.cells if f"{q['servers']}:{q['consumers']}" == base]
-    others = [("repeat, " + f"{q['servers']}:{q['consumers']}", q) for q in repeats if q["workload"] == name]
-    others += [(f"{q['servers']}:{q['consumers']}", q) for q in saturated if q["workload"] == name
-               and f"{q['servers']}:{q['consumers']}" != base]  # the reference itself left out
     for label, r in others:
         x_meas = float(r["rps"])
         c = float(r["us_total"]) * x_meas * 1e-6

@@ -21,7 +21,7 @@
 #   this-poll2=server/target/albumstore-server.jar,consumer/target/albumstore-consumer.jar,ALBUMSTORE_READ_WAIT_POLL_MS=2
 # READS_PG_ITER (default 150; a third of it at 64 threads) and READS_A4_ITER (default 6) are the
 # iterations per writer of the post-get and assignment-4 runs, READS_GET_THREADS (default 3) the assignment-4 readers,
-# READS_NAME the output folder (default reads). Writes results/reads/{data.csv,summary.json,
+# READS_NAME the output folder (default reads), READS_PARTS the parts to run (default all: ratio c1 pg8 pg64 a4). Writes results/reads/{data.csv,summary.json,
 # chart.svg,table.md,command.txt}; client run folders stay in bench/target/work/runs.
 BENCH_DB="${BENCH_DB:-albumstore_reads}" # a database of its own: the seed albums stay put
 source "$(dirname "$0")/lib.sh"
@@ -182,7 +182,7 @@ done
 for ((rep = 1; rep <= REPS; rep++)); do
   n=${#VARIANTS[@]}; order=()
   for ((k = 0; k < n; k++)); do order+=("${VARIANTS[$(((k + rep - 1) % n))]}"); done
-  for part in ratio c1 pg8 pg64 a4; do
+  for part in ${READS_PARTS:-ratio c1 pg8 pg64 a4}; do
     for v in "${order[@]}"; do
       load1=$(cut -d' ' -f1 /proc/loadavg)
       case "$part" in

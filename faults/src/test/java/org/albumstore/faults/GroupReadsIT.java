@@ -106,8 +106,8 @@ class GroupReadsIT {
   private record Run(String verdict, long countReads) {}
 
   /**
-   * The writers and readers through the balancer, recorded by the client's
-   * history writer; the checker's verdict (the read properties: no database given).
+   * The writers and readers through the balancer, recorded by the client's history writer; the
+   * checker's verdict (the read properties: no database given).
    */
   private static Run run(String name, Map<String, String> serverEnv) throws Exception {
     try (ClusterWorld world = cluster.world(name, serverEnv)) {
@@ -169,11 +169,18 @@ class GroupReadsIT {
   }
 
   /**
-   * One writer (likes the hot albums in turn, each with a key of its own) or reader (reads their
-   * counts in turn), one request at a time until {@code end}, every attempt in {@code log}.
+   * One writer (likes the hot albums in turn, {@link #WRITES} times, each with a key of its own) or
+   * reader (reads their counts in turn until the writers are done), one request at a time, every
+   * attempt in {@code log}; none past {@code end}.
    */
   private static void loop(
-      String base, List<String> hot, boolean writer, AttemptLog log, long end, LongAdder countReads)
+      String base,
+      List<String> hot,
+      boolean writer,
+      AttemptLog log,
+      long end,
+      CountDownLatch writing,
+      LongAdder countReads)
       throws InterruptedException {
     HttpClient http =
         HttpClient.newBuilder()

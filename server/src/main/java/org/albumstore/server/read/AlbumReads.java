@@ -54,6 +54,16 @@ public final class AlbumReads {
           + " WHERE r.album_id = q.id), (SELECT true FROM albums a WHERE a.album_id = q.id)"
           + " FROM unnest(CAST(? AS text[])) AS q(id)";
 
+  /** A group of one: main's one-row statements, cheaper for PostgreSQL than the array's. */
+  private static final String ALBUM_SQL =
+      "SELECT album_id, artist, title, year FROM albums WHERE album_id = ?";
+
+  private static final String REVIEW_SQL =
+      "SELECT q.id, r.likes, r.dislikes, r.album_id IS NULL FROM (SELECT CAST(? AS text) AS id) q"
+          + " LEFT JOIN album_reviews r ON r.album_id = q.id"
+          + " WHERE r.album_id IS NOT NULL"
+          + " OR EXISTS (SELECT 1 FROM albums a WHERE a.album_id = q.id)";
+
   private static final ReviewCounts NO_REVIEWS = new ReviewCounts(0, 0);
 
   private final DataSource db;
@@ -126,6 +136,9 @@ public final class AlbumReads {
 
   private static Map<String, ReviewCounts> readReviews(Connection c, Set<String> ids)
       throws SQLException {
+    if (ids.size() == 1) {
+      return readReview(c, ids.iterator().next());
+    }
     Map<String, ReviewCounts> found = new HashMap<>();
     try (PreparedStatement ps = c.prepareStatement(REVIEWS_SQL)) {
       ps.setQueryTimeout(QUERY_TIMEOUT_SECONDS);
@@ -147,8 +160,26 @@ public final class AlbumReads {
     return found;
   }
 
+  private static Map<String, ReviewCounts> readReview(Connection c, String id) throws SQLException {
+    try (PreparedStatement ps = c.prepareStatement(REVIEW_SQL)) {
+      ps.setQueryTimeout(QUERY_TIMEOUT_SECONDS);
+      ps.setString(1, id);
+      try (ResultSet rs = ps.executeQuery()) {
+        if (!rs.next()) {
+          return Map.of();
+        }
+        // No counters row: the album exists without reviews (zeros).
+        return Map.of(
+            id, rs.getBoolean(4) ? NO_REVIEWS : new ReviewCounts(rs.getLong(2), rs.getLong(3)));
+      }
+    }
+  }
+
   private static Map<String, AlbumProfile> readAlbums(Connection c, Set<String> ids)
       throws SQLException {
+    if (ids.size() == 1) {
+      return readAlbum(c, ids.iterator().next());
+    }
     Map<String, AlbumProfile> found = new HashMap<>();
     try (PreparedStatement ps = c.prepareStatement(ALBUMS_SQL)) {
       ps.setQueryTimeout(QUERY_TIMEOUT_SECONDS);
@@ -165,6 +196,18 @@ public final class AlbumReads {
       }
     }
     return found;
+  }
+
+  private static Map<String, AlbumProfile> readAlbum(Connection c, String id) throws SQLException {
+    try (PreparedStatement ps = c.prepareStatement(ALBUM_SQL)) {
+      ps.setQueryTimeout(QUERY_TIMEOUT_SECONDS);
+      ps.setString(1, id);
+      try (ResultSet rs = ps.executeQuery()) {
+        return rs.next()
+            ? Map.of(id, new AlbumProfile(rs.getString(2), rs.getString(3), rs.getString(4)))
+            : Map.of();
+      }
+    }
   }
 
   /** True when the database answers a trivial query within a second or two. */

@@ -246,6 +246,7 @@ stop_pid() {
 # Runs wrk for DURATION seconds; prints "rps p50_ms p99_ms max_ms non2xx errors" (bench/wrk-report.lua).
 run_wrk() {
   local conns="$1" duration="$2" url="$3" script="${4:-}"
-  local args=(-t 2 -c "$conns" -d "${duration}s" --latency --timeout 10s -s "$BENCH_DIR/wrk/${script:-get}.lua" "$url")
+  # wrk needs at least one connection per thread: one connection, one thread.
+  local args=(-t "$((conns < 2 ? 1 : 2))" -c "$conns" -d "${duration}s" --latency --timeout 10s -s "$BENCH_DIR/wrk/${script:-get}.lua" "$url")
   BENCH_WRK_DIR="$BENCH_DIR/wrk" wrk "${args[@]}" 2>&1 | tee "$WORK/wrk-last.txt" | awk '/^BENCH /{ $1=""; print substr($0,2) }'
 }

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Reads and visibility (issue 29), a base build against this one, interleaved in one invocation:
 #   ratio   GET /review/{id} and GET /albums/{id} on 2,000 existing albums (wrk, CONNS connections,
-#           random IDs: wrk/get-ids.lua) against a 404 of the same Tomcat (an unknown path)
+#           random IDs: wrk/get-ids.lua) against a 404 of the same Tomcat (an unknown path), with
+#           the server's CPU and PostgreSQL's (the backends of the bench database) per GET
+#   c1      GET /review/{id} and GET /albums/{id} from one connection: p50/p99 of a lone read
 #   pg8     the course's assignment-2 workload (--workload post-get: POST an album, GET it at once),
 #   pg64    at 8 and 64 client threads: GET and POST p50/p99, time to visibility p50/mean/p99 and
 #           the consumer's batching stage, from the client's per-tier table
@@ -19,7 +21,7 @@
 #   this-poll2=server/target/albumstore-server.jar,consumer/target/albumstore-consumer.jar,ALBUMSTORE_READ_WAIT_POLL_MS=2
 # READS_PG_ITER (default 150; a third of it at 64 threads) and READS_A4_ITER (default 6) are the
 # iterations per writer of the post-get and assignment-4 runs, READS_GET_THREADS (default 3) the assignment-4 readers,
-# READS_NAME the output folder (default reads). Writes results/reads/{data.csv,summary.json,
+# READS_NAME the output folder (default reads), READS_PARTS the parts to run (default all: ratio c1 pg8 pg64 a4). Writes results/reads/{data.csv,summary.json,
 # chart.svg,table.md,command.txt}; client run folders stay in bench/target/work/runs.
 BENCH_DB="${BENCH_DB:-albumstore_reads}" # a database of its own: the seed albums stay put
 source "$(dirname "$0")/lib.sh"
@@ -42,11 +44,11 @@ python3 - "$WORK/$NAME-machine.json" "$OUT/extra.json" "$COMMAND" "$*" <<'PY'
 import json, sys
 m = json.load(open(sys.argv[1])); m["loadavg_at_end"] = open("/proc/loadavg").read().split()[:3]
 json.dump({"machine": m, "command": sys.argv[3], "variants": sys.argv[4],
-  "setup": "per variant one server and one consumer JVM (own queue and ports), all up for the whole run, one database with 2,000 albums rd1..rd2000 and their counters; wrk 2 threads, random IDs (wrk/get-ids.lua); the client of this tree for every variant; parts and variants interleaved, order rotated per repeat. part=get-review/404 and get-albums/404: rps ratio to the 404 of the same server in the same repeat (column rps). pg8/pg64: --workload post-get at 8/64 threads, GET /albums p50/p99; vis_*: the time to visibility (publish -> committed) from the consumer's histogram, batch_wait_ms the mean of its batching stage. a4: 256 writers (default workload) and --get-threads readers of GET /review; get_* are the readers', write_rps all POSTs per second"},
+  "setup": "srv_us_per_get and pg_us_per_get: CPU microseconds per request of the variant's server JVM and of the PostgreSQL backends of the bench database during that wrk run (c64 and c1). per variant one server and one consumer JVM (own queue and ports), all up for the whole run, one database with 2,000 albums rd1..rd2000 and their counters; wrk 2 threads, random IDs (wrk/get-ids.lua); the client of this tree for every variant; parts and variants interleaved, order rotated per repeat. part=get-review/404 and get-albums/404: rps ratio to the 404 of the same server in the same repeat (column rps). pg8/pg64: --workload post-get at 8/64 threads, GET /albums p50/p99; vis_*: the time to visibility (publish -> committed) from the consumer's histogram, batch_wait_ms the mean of its batching stage. a4: 256 writers (default workload) and --get-threads readers of GET /review; get_* are the readers', write_rps all POSTs per second"},
   open(sys.argv[2], "w"))
 PY
 python3 "$BENCH_DIR/benchstat.py" summarize "$OUT" --group part,variant \
-  --metrics rps,p50_ms,p99_ms,get_p50_ms,get_p99_ms,get_rps,post_p50_ms,write_rps,vis_p50_ms,vis_mean_ms,vis_p99_ms,batch_wait_ms,failed \
+  --metrics rps,p50_ms,p99_ms,srv_us_per_get,pg_us_per_get,get_p50_ms,get_p99_ms,get_rps,post_p50_ms,write_rps,vis_p50_ms,vis_mean_ms,vis_p99_ms,batch_wait_ms,failed \
   --chart bars --y get_p50_ms --extra "$OUT/extra.json" \
   --title "GET p50 (ms): right after its POST (pg8, pg64), assignment-4 readers (a4)" | tee "$OUT/table.md"
 rm -f "$OUT/extra.json"
@@ -54,7 +56,7 @@ rm -f "$OUT/extra.json"
 python3 - "$OUT/data.csv" "${VARIANTS[0]}" <<'PY' | tee -a "$OUT/table.md"
 import csv, statistics, sys
 rows = list(csv.DictReader(open(sys.argv[1]))); first = sys.argv[2]
-figures = ["rps", "p99_ms", "get_p50_ms", "get_p99_ms", "write_rps", "vis_p50_ms", "vis_mean_ms", "vis_p99_ms"]
+figures = ["rps", "p50_ms", "p99_ms", "srv_us_per_get", "pg_us_per_get", "get_p50_ms", "get_p99_ms", "write_rps", "vis_p50_ms", "vis_mean_ms", "vis_p99_ms"]
 val = {(r["part"], r["variant"], r["rep"], f): float(r[f]) for r in rows for f in figures if r.get(f)}
 print(f"\npaired ratios to {first} (median of the per-repeat ratios; per repeat in brackets)\n")
 print("| part | variant | " + " | ".join(figures) + " |")
@@ -133,12 +135,42 @@ print(",".join([kind, v, rep] + ["" if x is None else str(x) for x in vals] + [l
 PY
 }
 
-HEADER="part,variant,rep,rps,p50_ms,p99_ms,get_p50_ms,get_p99_ms,get_rps,post_p50_ms,post_p99_ms,write_rps,vis_p50_ms,vis_mean_ms,vis_p99_ms,batch_wait_ms,failed,load1"
+HEADER="part,variant,rep,rps,p50_ms,p99_ms,get_p50_ms,get_p99_ms,get_rps,post_p50_ms,post_p99_ms,write_rps,vis_p50_ms,vis_mean_ms,vis_p99_ms,batch_wait_ms,failed,load1,srv_us_per_get,pg_us_per_get"
 echo "$HEADER" >"$OUT/data.csv"
-wrk_row() { # PART VARIANT REP LOAD1 "rps p50 p99 max non2xx errors"
+wrk_row() { # PART VARIANT REP LOAD1 "rps p50 p99 max non2xx errors" ["srv_us pg_us"]
   local part="$1" v="$2" rep="$3" load1="$4"; read -r rps p50 p99 _max _non2xx errors <<<"$5"
+  local srv_us pg_us; read -r srv_us pg_us <<<"${6:-}"
   [[ "$part" == 404 ]] && rps=$(awk '/Requests\/sec/{print $2}' "$WORK/wrk-last.txt") # all are non-2xx there
-  echo "$part,$v,$rep,$rps,$p50,$p99,,,,,,,,,,,$errors,$load1"
+  echo "$part,$v,$rep,$rps,$p50,$p99,,,,,,,,,,,$errors,$load1,${srv_us:-},${pg_us:-}"
+}
+# CPU seconds used so far by the PostgreSQL backends of the bench database (every variant's
+# connections; the idle variants' cost nothing): the database's share, apart from other databases.
+db_cpu_s() {
+  python3 - "$CLK_TCK" "$BENCH_DB" <<'PY'
+import os, sys
+hz, db, total = float(sys.argv[1]), sys.argv[2], 0
+for pid in filter(str.isdigit, os.listdir("/proc")):
+    try:
+        title = open(f"/proc/{pid}/cmdline").read().replace("\0", " ")
+        s = open(f"/proc/{pid}/stat").read()
+    except OSError:
+        continue
+    if title.startswith("postgres: ") and f" {db} " in title:
+        total += sum(int(x) for x in s[s.rindex(")") + 2:].split()[11:13])
+print(total / hz)
+PY
+}
+# wrk on a path with the CPU per request of the variant's server and of the database:
+# prints the wrk row's fields, then "srv_us pg_us" on a line of its own.
+wrk_cpu() { # VARIANT CONNS PATH
+  local v="$1" s0 d0 s1 d1 out n
+  s0=$(cpu_s "${SPID[$v]}"); d0=$(db_cpu_s)
+  out=$(run_wrk "$2" "$SECS" "${URL[$v]}/$3/" get-ids)
+  s1=$(cpu_s "${SPID[$v]}"); d1=$(db_cpu_s)
+  n=$(awk '/requests in/{print $1}' "$WORK/wrk-last.txt")
+  echo "$out"
+  awk -v a="$s0" -v b="$s1" -v c="$d0" -v d="$d1" -v n="$n" \
+    'BEGIN { if (n > 0) printf "%.1f %.1f\n", (b - a) * 1e6 / n, (d - c) * 1e6 / n }'
 }
 
 log "warm-up: every path and workload once per variant"
@@ -150,15 +182,21 @@ done
 for ((rep = 1; rep <= REPS; rep++)); do
   n=${#VARIANTS[@]}; order=()
   for ((k = 0; k < n; k++)); do order+=("${VARIANTS[$(((k + rep - 1) % n))]}"); done
-  for part in ratio pg8 pg64 a4; do
+  for part in ${READS_PARTS:-ratio c1 pg8 pg64 a4}; do
     for v in "${order[@]}"; do
       load1=$(cut -d' ' -f1 /proc/loadavg)
       case "$part" in
         ratio)
           for path in review albums; do
-            wrk_row "get-$path" "$v" "$rep" "$load1" "$(run_wrk "$CONNS" "$SECS" "${URL[$v]}/$path/" get-ids)" >>"$OUT/data.csv"
+            res=$(wrk_cpu "$v" "$CONNS" "$path")
+            wrk_row "get-$path" "$v" "$rep" "$load1" "$(head -1 <<<"$res")" "$(tail -1 <<<"$res")" >>"$OUT/data.csv"
           done
           wrk_row 404 "$v" "$rep" "$load1" "$(run_wrk "$CONNS" "$SECS" "${URL[$v]}/nothing/" get-ids)" >>"$OUT/data.csv" ;;
+        c1)
+          for path in review albums; do
+            res=$(wrk_cpu "$v" 1 "$path")
+            wrk_row "get-$path-c1" "$v" "$rep" "$load1" "$(head -1 <<<"$res")" "$(tail -1 <<<"$res")" >>"$OUT/data.csv"
+          done ;;
         pg8 | pg64)
           run="$WORK/runs/$NAME-$part-$v-r$rep"; threads=${part#pg}; iters=$PG_ITER
           ((threads > 8)) && iters=$((PG_ITER / 3))

@@ -13,6 +13,7 @@ import org.albumstore.server.publish.PublisherSettings;
 import org.albumstore.server.read.AlbumReads;
 import org.albumstore.server.read.AlbumWaiters;
 import org.albumstore.server.read.CommitFeed;
+import org.albumstore.server.read.GroupReader;
 import org.albumstore.server.read.PostgresDriver;
 import org.albumstore.server.read.ReadCache;
 import org.albumstore.server.read.ReadThreads;
@@ -39,6 +40,9 @@ final class ServerComponents implements AutoCloseable {
   /** The prefix of the read threads' names ({@link ReadThreads}). */
   static final String READ_THREADS = "albumstore-server-read-queries";
 
+  /** The prefix of the reader threads' names ({@link GroupReader}). */
+  static final String READERS = "albumstore-server-readers";
+
   /** Bounds the wait for the pool's threads to end; they normally end within a millisecond. */
   private static final Duration POOL_THREADS_EXIT = Duration.ofSeconds(5);
 
@@ -51,6 +55,8 @@ final class ServerComponents implements AutoCloseable {
   private final AlbumReads reads;
   private final ReadThreads readThreads;
   private final PoolThreads readThreadNames;
+  private final GroupReader group;
+  private final PoolThreads readerNames;
   private final AlbumWaiters waiters;
   private final CommitFeed commits;
   private final Readiness readiness = new Readiness();
@@ -65,6 +71,8 @@ final class ServerComponents implements AutoCloseable {
       AlbumReads reads,
       ReadThreads readThreads,
       PoolThreads readThreadNames,
+      GroupReader group,
+      PoolThreads readerNames,
       AlbumWaiters waiters,
       CommitFeed commits) {
     this.settings = settings;
@@ -76,6 +84,8 @@ final class ServerComponents implements AutoCloseable {
     this.reads = reads;
     this.readThreads = readThreads;
     this.readThreadNames = readThreadNames;
+    this.group = group;
+    this.readerNames = readerNames;
     this.waiters = waiters;
     this.commits = commits;
     metrics.bindReady(this::takingWrites);
@@ -98,15 +108,20 @@ final class ServerComponents implements AutoCloseable {
             settings.dbPoolSize(),
             settings.readQueueMax(),
             readThreadNames);
+    PoolThreads readerNames = new PoolThreads(READERS);
+    GroupReader group =
+        new GroupReader(
+            AlbumReads.source(pool), settings.readGroup(), AlbumReads.WAIT_BOUND, readerNames);
     BrokerConnector broker = null;
     AlbumWaiters waiters = null;
     CommitFeed commits = null;
     try {
       metrics.bindPool(pool);
       metrics.bindReadThreads(readThreads);
+      metrics.bindGroupReader(group);
       ReadCache cache = new ReadCache(settings.readCache());
       cache.bindTo(metrics.registry());
-      AlbumReads reads = new AlbumReads(pool, cache);
+      AlbumReads reads = new AlbumReads(pool, cache, group);
       broker = new BrokerConnector(amqp, "albumstore-server", metrics::bindAmqp);
       broker.start();
       waiters = startWaiters(reads, cache, settings, metrics);
@@ -124,6 +139,8 @@ final class ServerComponents implements AutoCloseable {
           reads,
           readThreads,
           readThreadNames,
+          group,
+          readerNames,
           waiters,
           commits);
     } catch (RuntimeException e) {
@@ -137,6 +154,7 @@ final class ServerComponents implements AutoCloseable {
         broker.close(Duration.ofSeconds(5));
       }
       closeReadThreads(readThreads, readThreadNames);
+      closeGroupReader(group, readerNames);
       closePool(pool, poolThreads);
       metrics.close();
       PostgresDriver.deregisterIfOwnedByThisApplication();
@@ -244,6 +262,12 @@ final class ServerComponents implements AutoCloseable {
     awaitExit(threads);
   }
 
+  /** Closes the group reader and returns once its threads have ended. */
+  private static void closeGroupReader(GroupReader group, PoolThreads threads) {
+    group.close();
+    awaitExit(threads);
+  }
+
   /** Closes the pool and returns once its threads have ended (see {@link PoolThreads}). */
   private static void closePool(HikariDataSource pool, PoolThreads threads) {
     pool.close();
@@ -263,9 +287,10 @@ final class ServerComponents implements AutoCloseable {
 
   /**
    * The commit announcements first, then the waiting reads (answered 503, their poller stopped),
-   * then the queued queries (answered 503, the read threads ended), then the publisher (it drains
-   * what is queued while the connection is still open), then the connection, then the pool, whose
-   * threads have ended when this returns.
+   * then the queued queries (answered 503, the read threads ended), then the group reader (what is
+   * still queued answered 503, its threads ended), then the publisher (it drains what is queued
+   * while the connection is still open), then the connection, then the pool, whose threads have
+   * ended when this returns.
    */
   @Override
   public void close() {
@@ -278,7 +303,11 @@ final class ServerComponents implements AutoCloseable {
             waiters.close();
           }
         } finally {
-          closeReadThreads(readThreads, readThreadNames);
+          try {
+            closeReadThreads(readThreads, readThreadNames);
+          } finally {
+            closeGroupReader(group, readerNames);
+          }
         }
       } finally {
         publisher.close(Duration.ofMillis(settings.confirmTimeoutMs() + 1000L));

@@ -11,6 +11,7 @@ import org.albumstore.common.config.Setting;
 import org.albumstore.common.event.EventCodec;
 import org.albumstore.server.metrics.MetricsPort;
 import org.albumstore.server.read.ReadCacheSettings;
+import org.albumstore.server.read.ReadGroupSettings;
 import org.albumstore.server.read.ReadWaitSettings;
 
 /**
@@ -50,6 +51,7 @@ import org.albumstore.server.read.ReadWaitSettings;
  * @param readWait how {@code GET /albums/{albumID}} waits for an acknowledged album (read-your-
  *     writes; its own declarations in {@link ReadWaitSettings})
  * @param readCache what the GETs answer from memory ({@link ReadCacheSettings})
+ * @param readGroup how the GETs' queries are grouped ({@link ReadGroupSettings})
  */
 public record ServerSettings(
     int httpPort,
@@ -65,7 +67,8 @@ public record ServerSettings(
     int readInlineMax,
     int readQueueMax,
     ReadWaitSettings readWait,
-    ReadCacheSettings readCache) {
+    ReadCacheSettings readCache,
+    ReadGroupSettings readGroup) {
 
   public static final Setting<Integer> HTTP_THREADS =
       Setting.integer("ALBUMSTORE_HTTP_THREADS", 200, 4, 2000)
@@ -187,6 +190,7 @@ public record ServerSettings(
                   MAX_IMAGE_BYTES),
               ReadWaitSettings.DECLARED,
               ReadCacheSettings.DECLARED,
+              ReadGroupSettings.DECLARED,
               MetricsPort.DECLARED,
               List.<Setting<?>>of(DrainDelay.DELAY_MS, BENCH_ENDPOINTS, LogFormat.SETTING))
           .flatMap(List::stream)
@@ -211,7 +215,8 @@ public record ServerSettings(
         READ_INLINE_MAX.read(env),
         READ_QUEUE_MAX.read(env),
         ReadWaitSettings.from(env),
-        ReadCacheSettings.from(env));
+        ReadCacheSettings.from(env),
+        ReadGroupSettings.from(env));
   }
 
   /**

@@ -118,6 +118,68 @@ class ReadPathIT {
     assertThat(r.json().get("msg")).isNotBlank();
   }
 
+  /**
+   * GETs that arrive while the readers' queries wait go together as the next group, and each gets
+   * its own album's answer from the one statement (counters, zeros for an album without reviews, an
+   * album the client numbers itself, 404): the table is locked, so the readers' first queries wait
+   * and the rest gather; counted by the server's own counters, never timed.
+   */
+  @Test
+  void getsArrivingTogetherAreAnsweredByOneQueryEachWithItsOwnAnswer() throws Exception {
+    Map<String, String> expected = new HashMap<>();
+    for (int i = 0; i < 8; i++) {
+      String id = run + "-group-" + i;
+      insertAlbum(id, "a", "t", "2000");
+      insertCounts(id, i, 1);
+      expected.put(id, "{\"likes\":\"" + i + "\",\"dislikes\":\"1\"}");
+    }
+    insertAlbum(run + "-group-quiet", "a", "t", "2000");
+    expected.put(run + "-group-quiet", "{\"likes\":\"0\",\"dislikes\":\"0\"}");
+    insertCounts(run + "-group-numbered", 2, 0);
+    expected.put(run + "-group-numbered", "{\"likes\":\"2\",\"dislikes\":\"0\"}");
+    expected.put(run + "-group-unknown", null);
+    String metrics = api.get("/metrics").body();
+    double queries = Scrapes.sum(metrics, "albumstore_read_group_queries_total", Map.of());
+    double answered = Scrapes.sum(metrics, "albumstore_read_group_reads_total", Map.of());
+    HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+    Map<String, CompletableFuture<HttpResponse<String>>> reads = new HashMap<>();
+    try (Connection lock = db.getConnection()) {
+      lock.setAutoCommit(false);
+      try (Statement st = lock.createStatement()) {
+        st.execute("LOCK TABLE album_reviews IN ACCESS EXCLUSIVE MODE");
+      }
+      for (String id : expected.keySet()) {
+        reads.put(
+            id,
+            http.sendAsync(
+                HttpRequest.newBuilder(URI.create(server.baseUrl() + "/review/" + id)).build(),
+                BodyHandlers.ofString()));
+      }
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+      while (Scrapes.sum(api.get("/metrics").body(), "albumstore_read_group_queued", Map.of())
+          < 5) {
+        assertThat(System.nanoTime()).as("reads queued behind the lock").isLessThan(deadline);
+        Thread.sleep(10);
+      }
+      lock.rollback();
+    }
+    for (Map.Entry<String, String> e : expected.entrySet()) {
+      HttpResponse<String> r = reads.get(e.getKey()).get(10, TimeUnit.SECONDS);
+      if (e.getValue() == null) {
+        assertThat(r.statusCode()).isEqualTo(404);
+      } else {
+        assertThat(r.statusCode()).isEqualTo(200);
+        assertThat(r.body()).isEqualTo(e.getValue());
+      }
+    }
+    metrics = api.get("/metrics").body();
+    assertThat(Scrapes.sum(metrics, "albumstore_read_group_reads_total", Map.of()) - answered)
+        .isEqualTo(expected.size());
+    assertThat(Scrapes.sum(metrics, "albumstore_read_group_queries_total", Map.of()) - queries)
+        .as("queries for %d GETs", expected.size())
+        .isLessThan(expected.size());
+  }
+
   @Test
   void anUnreachableDatabaseIs503WithAMsgAndHealthSaysWhich() throws Exception {
     AmqpSettings own = TestServices.amqp("server.noDatabase");

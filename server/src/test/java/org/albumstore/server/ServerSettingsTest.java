@@ -7,6 +7,7 @@ import java.util.Map;
 import org.albumstore.common.config.CommonSettings;
 import org.albumstore.common.config.Env;
 import org.albumstore.server.read.ReadCacheSettings;
+import org.albumstore.server.read.ReadGroupSettings;
 import org.albumstore.server.read.ReadWaitSettings;
 import org.junit.jupiter.api.Test;
 
@@ -31,7 +32,8 @@ class ServerSettingsTest {
                 64,
                 1000,
                 new ReadWaitSettings(5000, 60_000, 2000, 1000, 5),
-                new ReadCacheSettings(50_000, 0, 1000)));
+                new ReadCacheSettings(50_000, 0, 1000),
+                new ReadGroupSettings(2, 256)));
   }
 
   @Test
@@ -81,7 +83,9 @@ class ServerSettingsTest {
             Map.entry(ReadWaitSettings.POLL_INTERVAL_MS.variable(), "20"),
             Map.entry(ReadCacheSettings.ALBUMS.variable(), "0"),
             Map.entry(ReadCacheSettings.COUNTS.variable(), "100"),
-            Map.entry(ReadCacheSettings.COUNTS_MAX_AGE_MS.variable(), "250"));
+            Map.entry(ReadCacheSettings.COUNTS_MAX_AGE_MS.variable(), "250"),
+            Map.entry(ReadGroupSettings.READERS.variable(), "3"),
+            Map.entry(ReadGroupSettings.GROUP_MAX.variable(), "17"));
     ServerSettings s = ServerSettings.from(Env.of(env));
     assertThat(s)
         .isEqualTo(
@@ -99,7 +103,8 @@ class ServerSettingsTest {
                 5,
                 40,
                 new ReadWaitSettings(300, 2000, 0, 7, 20),
-                new ReadCacheSettings(0, 100, 250)));
+                new ReadCacheSettings(0, 100, 250),
+                new ReadGroupSettings(3, 17)));
     Map<String, String> resolved = ServerSettings.resolve(Env.of(env));
     assertThat(resolved).containsAllEntriesOf(env);
     assertThat(ServerSettings.from(Env.of(resolved))).isEqualTo(s);

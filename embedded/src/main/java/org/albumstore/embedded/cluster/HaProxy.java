@@ -70,6 +70,12 @@ public final class HaProxy implements AutoCloseable {
   /** The HTTP backend's name in the configuration and in the stats. */
   static final String SERVERS_BACKEND = "albumstore_servers";
 
+  /** The servers' backend's balancing: the ALB's "least outstanding requests". */
+  public static final String LEAST_CONN = "leastconn";
+
+  /** The servers' backend's balancing: each request to the next server in turn. */
+  public static final String ROUND_ROBIN = "roundrobin";
+
   /** The suffix of each server's unchecked twin (the fail-open backup). */
   static final String FAIL_OPEN = "-fail-open";
 
@@ -142,10 +148,30 @@ public final class HaProxy implements AutoCloseable {
   public static HaProxy start(
       Path dir, List<Integer> serverPorts, List<Integer> sparePorts, List<Integer> brokerPorts)
       throws IOException, InterruptedException {
+    return start(dir, serverPorts, sparePorts, brokerPorts, LEAST_CONN);
+  }
+
+  /**
+   * As {@link #start(Path, List, List, List)}, with the servers' backend balanced by {@code
+   * balance}: {@link #LEAST_CONN} (the ALB's way), or {@link #ROUND_ROBIN}, which sends each
+   * request to the next server in turn, so that one client's requests alternate between servers
+   * (what a test of consistency across servers wants).
+   */
+  public static HaProxy start(
+      Path dir,
+      List<Integer> serverPorts,
+      List<Integer> sparePorts,
+      List<Integer> brokerPorts,
+      String balance)
+      throws IOException, InterruptedException {
+    if (!balance.equals(LEAST_CONN) && !balance.equals(ROUND_ROBIN)) {
+      throw new IllegalArgumentException("balance " + balance);
+    }
     int httpPort = freePort();
     int amqpPort = freePort();
     int statsPort = freePort();
-    String config = config(httpPort, amqpPort, statsPort, serverPorts, sparePorts, brokerPorts);
+    String config =
+        config(httpPort, amqpPort, statsPort, serverPorts, sparePorts, brokerPorts, balance);
     HaProxy proxy =
         launch(dir, config, p -> new HaProxy(p, httpPort, amqpPort, 0, statsPort, null));
     log.info("HAProxy (pid {}) on http {} and amqp {}", proxy.pid(), httpPort, amqpPort);
@@ -201,14 +227,15 @@ public final class HaProxy implements AutoCloseable {
       int statsPort,
       List<Integer> serverPorts,
       List<Integer> sparePorts,
-      List<Integer> brokerPorts) {
+      List<Integer> brokerPorts,
+      String balance) {
     StringBuilder c = new StringBuilder();
     c.append("global\n  maxconn 8192\n\n");
     c.append("defaults\n  timeout connect 2s\n  timeout check 2s\n  retries 3\n\n");
     c.append("frontend albumstore_http\n  mode http\n  bind 127.0.0.1:")
         .append(httpPort)
         .append("\n  timeout client 60s\n  default_backend " + SERVERS_BACKEND + "\n\n");
-    c.append("backend " + SERVERS_BACKEND + "\n  mode http\n  balance leastconn\n")
+    c.append("backend " + SERVERS_BACKEND + "\n  mode http\n  balance " + balance + "\n")
         .append("  option redispatch\n  option allbackups\n  timeout server 60s\n")
         .append("  option httpchk GET /albumstore/health\n  http-check expect status 200\n");
     for (int i = 0; i < serverPorts.size(); i++) {

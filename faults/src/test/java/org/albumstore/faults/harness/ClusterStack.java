@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import org.albumstore.common.config.DatabaseSettings;
@@ -64,7 +65,15 @@ public final class ClusterStack implements AutoCloseable {
    * (fails it with {@code CI=true}).
    */
   public static ClusterStack start(String purpose) throws Exception {
-    return start(purpose, false);
+    return start(purpose, false, HaProxy.LEAST_CONN);
+  }
+
+  /**
+   * As {@link #start(String)}, with the balancer sending each request to the next server in turn
+   * ({@link HaProxy#ROUND_ROBIN}): every client's requests alternate between the servers.
+   */
+  public static ClusterStack startRoundRobin(String purpose) throws Exception {
+    return start(purpose, false, HaProxy.ROUND_ROBIN);
   }
 
   /**
@@ -74,10 +83,11 @@ public final class ClusterStack implements AutoCloseable {
    */
   public static ClusterStack startWithFailoverDatabase(String purpose) throws Exception {
     FailoverDatabase.require(purpose);
-    return start(purpose, true);
+    return start(purpose, true, HaProxy.LEAST_CONN);
   }
 
-  private static ClusterStack start(String purpose, boolean failover) throws Exception {
+  private static ClusterStack start(String purpose, boolean failover, String balance)
+      throws Exception {
     ExternalTools tools = ExternalTools.system();
     tools.requireThat(
         RabbitCluster.installed(), "RabbitMQ (apt-get install rabbitmq-server)", purpose);
@@ -103,7 +113,11 @@ public final class ClusterStack implements AutoCloseable {
       int sparePort = RabbitNode.freePort(); // for a server added mid-run (ClusterWorld#addServer)
       HaProxy balancer =
           HaProxy.start(
-              dir.resolve("haproxy"), serverPorts, List.of(sparePort), brokers.amqpPorts());
+              dir.resolve("haproxy"),
+              serverPorts,
+              List.of(sparePort),
+              brokers.amqpPorts(),
+              balance);
       return new ClusterStack(brokers, balancer, serverPorts, sparePort, db, failoverDb);
     } catch (Exception e) {
       brokers.close();
@@ -167,7 +181,12 @@ public final class ClusterStack implements AutoCloseable {
 
   /** A test's own queue, servers and consumers on this cluster, named {@code name}. */
   public ClusterWorld world(String name) {
-    return new ClusterWorld(this, name);
+    return new ClusterWorld(this, name, Map.of());
+  }
+
+  /** As {@link #world(String)}, with {@code serverEnv} added to every server's environment. */
+  public ClusterWorld world(String name, Map<String, String> serverEnv) {
+    return new ClusterWorld(this, name, serverEnv);
   }
 
   /**

@@ -39,10 +39,12 @@ public final class ClusterWorld implements AutoCloseable {
   private ApiClient api;
   private PlantedBug planted;
   private final int[] serverStarts = new int[ClusterStack.SERVERS];
+  private final Map<String, String> serverEnv;
 
-  ClusterWorld(ClusterStack stack, String name) {
+  ClusterWorld(ClusterStack stack, String name, Map<String, String> serverEnv) {
     this.stack = stack;
     this.name = name;
+    this.serverEnv = Map.copyOf(serverEnv);
     this.runId = name.replaceAll("[^A-Za-z0-9]", "") + UUID.randomUUID().toString().substring(0, 6);
     this.amqp =
         new AmqpSettings(
@@ -120,6 +122,7 @@ public final class ClusterWorld implements AutoCloseable {
     env.put(CommonSettings.QUORUM_GROUP_SIZE.variable(), Integer.toString(amqp.quorumGroupSize()));
     env.put(CommonSettings.HTTP_PORT.variable(), Integer.toString(port));
     env.put("ALBUMSTORE_DRAIN_DELAY_MS", Long.toString(DRAIN_DELAY.toMillis()));
+    env.putAll(serverEnv);
     return env;
   }
 

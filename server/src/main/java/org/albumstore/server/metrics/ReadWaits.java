@@ -1,6 +1,7 @@
 package org.albumstore.server.metrics;
 
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
@@ -10,6 +11,7 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.albumstore.common.metrics.ServiceMeters;
 import org.albumstore.server.read.AlbumWaiters;
+import org.albumstore.server.read.GroupReader;
 import org.albumstore.server.read.ReadThreads;
 import org.albumstore.server.read.ReadWaitObserver;
 
@@ -32,6 +34,9 @@ final class ReadWaits implements ReadWaitObserver {
   static final String REJECTED = "albumstore.read.wait.rejected";
   static final String WAITERS = "albumstore.read.waiters";
   static final String QUEUED = "albumstore.read.queued";
+  static final String GROUP_QUERIES = "albumstore.read.group.queries";
+  static final String GROUP_READS = "albumstore.read.group.reads";
+  static final String GROUP_QUEUED = "albumstore.read.group.queued";
 
   private final Map<Outcome, Timer> waits = new EnumMap<>(Outcome.class);
   private final Counter rejected;
@@ -72,5 +77,21 @@ final class ReadWaits implements ReadWaitObserver {
   @Override
   public void rejected() {
     rejected.increment();
+  }
+
+  /**
+   * Group reads: queries asked and the GETs they answered (their ratio is the mean group), and the
+   * GETs queued for a reader now.
+   */
+  static void bindGroups(MeterRegistry registry, GroupReader group) {
+    FunctionCounter.builder(GROUP_QUERIES, group, GroupReader::queries)
+        .description("Read queries asked, one per group of GETs")
+        .register(registry);
+    FunctionCounter.builder(GROUP_READS, group, GroupReader::answered)
+        .description("GETs answered by the group read queries")
+        .register(registry);
+    Gauge.builder(GROUP_QUEUED, group, GroupReader::queued)
+        .description("GETs queued for a reader now")
+        .register(registry);
   }
 }

@@ -16,6 +16,7 @@ import org.albumstore.common.metrics.ServiceMeters;
 import org.albumstore.server.publish.ConfirmedPublisher;
 import org.albumstore.server.publish.PublishObserver;
 import org.albumstore.server.read.AlbumWaiters;
+import org.albumstore.server.read.GroupReader;
 import org.albumstore.server.read.ReadThreads;
 import org.albumstore.server.read.ReadWaitObserver;
 
@@ -98,6 +99,11 @@ public final class ServerMetrics implements AutoCloseable {
   /** Adds the gauge of queries waiting for a read thread now. */
   public void bindReadThreads(ReadThreads threads) {
     ReadWaits.bindQueued(registry, threads);
+  }
+
+  /** Adds the counters of group reads: queries asked, GETs they answered, GETs queued now. */
+  public void bindGroupReader(GroupReader group) {
+    ReadWaits.bindGroups(registry, group);
   }
 
   /** What the publisher reports confirmed writes to. */

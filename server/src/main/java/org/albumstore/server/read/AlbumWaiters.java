@@ -24,9 +24,9 @@ import org.slf4j.LoggerFactory;
  * passes.
  *
  * <p>How: one poller thread which, only while reads are waiting, runs ONE query per tick for all
- * the waiting IDs ({@code album_id = ANY (?)}, {@link AlbumReads#albums} as the {@link
- * AlbumLookup}), answers every read whose album it found, and answers those past their deadline 503
- * with Retry-After. A consumer's announcement of a commit answers the reads of its albums sooner,
+ * the waiting IDs (through the group reads: {@link AlbumReads#albums} as the {@link AlbumLookup}),
+ * answers every read whose album it found, and answers those past their deadline 503 with
+ * Retry-After. A consumer's announcement of a commit answers the reads of its albums sooner,
  * without a query ({@link #announced}, from {@link CommitFeed}); the poller is then the fallback
  * for an announcement that was lost. So a thousand waiting reads cost one indexed query every few
  * milliseconds, not a thousand, and nothing at all when none wait (the thread sleeps on a monitor).

@@ -1,0 +1,236 @@
+package org.albumstore.server.read;
+
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.LongAdder;
+import org.albumstore.common.event.AlbumProfile;
+
+/**
+ * Answers the GETs that arrive together with one query for all their album IDs: group commit, as
+ * the publisher does for writes ({@code publish/Bundler}), applied to reads.
+ *
+ * <p>Why: a GET by itself is one statement and one round trip, and PostgreSQL spends most of its
+ * time on one primary-key lookup waking up, binding, executing and replying; on the server, every
+ * GET borrowed and returned a pool connection, mostly waiting for one and waking up (64 request
+ * threads on 8 connections). Asking once for many IDs pays those costs once per group.
+ *
+ * <p>How: a GET queues its album ID and waits for its answer; each of {@code readers} threads takes
+ * the oldest queued GET and every other one queued at that moment (up to {@code groupMax}), asks
+ * the database once on a connection it borrows for the group, and answers each. The group forms by
+ * itself: a reader never waits for company, so a lone GET at low load is asked at once; while a
+ * query is in flight, arrivals queue, and the next free reader takes them all. Request threads and
+ * async contexts never touch a connection.
+ *
+ * <p>Consistency: a reader takes a GET only after it was queued, and asks only after it took it, so
+ * every answer comes from a statement that began after its GET arrived: one GET's answer is never
+ * older than another's that was answered before it was sent, on any server, as with one statement
+ * per GET against the one primary.
+ *
+ * <p>Failures: when the query fails (database down, timeout), every GET of the group gets {@link
+ * ReadFailedException}, which the servlets answer 503. No GET waits longer than {@code waitBound}:
+ * past it, it gets that exception too, and a reader skips it if it is still queued.
+ */
+public final class GroupReader implements AutoCloseable {
+
+  /** What the reader asks the database for one group (JDBC in the server; planted in tests). */
+  public interface Source {
+    /**
+     * The counts of those of {@code countIds} that exist (zeros for an album without reviews) and
+     * the profiles of those of {@code albumIds} that exist, from one consistent view.
+     */
+    Found read(Set<String> countIds, Set<String> albumIds) throws SQLException;
+  }
+
+  /** What one group's query found, by album ID; an ID absent from a map was not found. */
+  public record Found(Map<String, ReviewCounts> counts, Map<String, AlbumProfile> albums) {}
+
+  private enum Kind {
+    COUNTS,
+    ALBUM
+  }
+
+  /** One GET's question and its answer (an {@link Optional}), or its failure. */
+  private record Pending(Kind kind, String albumId, CompletableFuture<Optional<?>> answer) {}
+
+  private final Source source;
+  private final int groupMax;
+  private final long waitBoundNanos;
+  private final BlockingQueue<Pending> queue = new LinkedBlockingQueue<>();
+  private final List<Thread> readers = new ArrayList<>();
+  private final LongAdder queries = new LongAdder();
+  private final LongAdder answered = new LongAdder();
+  private volatile boolean closed;
+
+  /**
+   * @param settings how many readers, and the most GETs per query
+   * @param waitBound the longest a GET waits for its answer (queued, then its group's query)
+   * @param threads creates the reader threads (daemon, named); started at once
+   */
+  public GroupReader(
+      Source source, ReadGroupSettings settings, Duration waitBound, ThreadFactory threads) {
+    this.source = source;
+    this.groupMax = settings.groupMax();
+    this.waitBoundNanos = waitBound.toNanos();
+    for (int i = 0; i < settings.readers(); i++) {
+      Thread t = threads.newThread(this::readLoop);
+      readers.add(t);
+    }
+    readers.forEach(Thread::start);
+  }
+
+  /** The album's counts (zeros for a known album without reviews), or empty when unknown. */
+  public Optional<ReviewCounts> counts(String albumId) throws ReadFailedException {
+    return ask(Kind.COUNTS, albumId).map(ReviewCounts.class::cast);
+  }
+
+  /** The album's profile, or empty when no album has this ID (yet). */
+  public Optional<AlbumProfile> album(String albumId) throws ReadFailedException {
+    return ask(Kind.ALBUM, albumId).map(AlbumProfile.class::cast);
+  }
+
+  /** The profiles of those of {@code albumIds} that exist, by ID; queued together. */
+  public Map<String, AlbumProfile> albums(Collection<String> albumIds) throws ReadFailedException {
+    List<Pending> asked = new ArrayList<>();
+    for (String id : albumIds) {
+      asked.add(queue(Kind.ALBUM, id));
+    }
+    long deadline = System.nanoTime() + waitBoundNanos;
+    Map<String, AlbumProfile> found = new HashMap<>();
+    for (Pending p : asked) {
+      await(p, deadline).ifPresent(a -> found.put(p.albumId(), (AlbumProfile) a));
+    }
+    return found;
+  }
+
+  private Optional<?> ask(Kind kind, String albumId) throws ReadFailedException {
+    return await(queue(kind, albumId), System.nanoTime() + waitBoundNanos);
+  }
+
+  private Pending queue(Kind kind, String albumId) {
+    Pending p = new Pending(kind, albumId, new CompletableFuture<>());
+    queue.add(p);
+    if (closed) {
+      fail(p, new ReadFailedException("the server is stopping", null)); // the readers have gone
+    }
+    return p;
+  }
+
+  private Optional<?> await(Pending p, long deadline) throws ReadFailedException {
+    try {
+      return p.answer().get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+    } catch (TimeoutException e) {
+      ReadFailedException late =
+          new ReadFailedException(
+              "no answer within " + Duration.ofNanos(waitBoundNanos).toMillis() + " ms", e);
+      if (p.answer().completeExceptionally(late)) {
+        throw late;
+      }
+      return await(p, deadline); // answered meanwhile
+    } catch (ExecutionException e) {
+      if (e.getCause() instanceof ReadFailedException failed) {
+        throw new ReadFailedException(failed.getMessage(), failed.getCause());
+      }
+      throw new ReadFailedException("reading failed", e.getCause());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      p.answer().cancel(false);
+      throw new ReadFailedException("interrupted while waiting for the database", e);
+    }
+  }
+
+  private void readLoop() {
+    List<Pending> group = new ArrayList<>();
+    while (!closed) {
+      try {
+        group.add(queue.take());
+      } catch (InterruptedException e) {
+        return; // only close() interrupts
+      }
+      queue.drainTo(group, groupMax - 1);
+      group.removeIf(p -> p.answer().isDone()); // given up waiting: nobody needs the answer
+      if (!group.isEmpty()) {
+        answer(group);
+      }
+      group.clear();
+    }
+  }
+
+  /** One query for the whole group, then every GET of it answered, or failed alike. */
+  private void answer(List<Pending> group) {
+    Set<String> countIds = new LinkedHashSet<>();
+    Set<String> albumIds = new LinkedHashSet<>();
+    for (Pending p : group) {
+      (p.kind() == Kind.COUNTS ? countIds : albumIds).add(p.albumId());
+    }
+    Found found;
+    try {
+      queries.increment();
+      found = source.read(countIds, albumIds);
+    } catch (SQLException | RuntimeException e) {
+      ReadFailedException failed = new ReadFailedException("a group read failed", e);
+      group.forEach(p -> fail(p, failed));
+      return;
+    }
+    for (Pending p : group) {
+      Map<String, ?> of = p.kind() == Kind.COUNTS ? found.counts() : found.albums();
+      p.answer().complete(Optional.ofNullable(of.get(p.albumId())));
+    }
+    answered.add(group.size());
+  }
+
+  private static void fail(Pending p, ReadFailedException e) {
+    p.answer().completeExceptionally(e);
+  }
+
+  /** Queries asked so far: one per group. */
+  public long queries() {
+    return queries.sum();
+  }
+
+  /** GETs answered so far by those queries. */
+  public long answered() {
+    return answered.sum();
+  }
+
+  /** GETs waiting to be taken into a group now (a gauge). */
+  public int queued() {
+    return queue.size();
+  }
+
+  /**
+   * Stops the readers (a query in flight ends within its timeout, its GETs answered) and fails
+   * every GET still queued, and any queued after, with {@link ReadFailedException}.
+   */
+  @Override
+  public void close() {
+    closed = true;
+    readers.forEach(Thread::interrupt);
+    for (Thread t : readers) {
+      try {
+        t.join(waitBoundNanos / 1_000_000);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        break;
+      }
+    }
+    List<Pending> left = new ArrayList<>();
+    queue.drainTo(left);
+    ReadFailedException stopping = new ReadFailedException("the server is stopping", null);
+    left.forEach(p -> fail(p, stopping));
+  }
+}

@@ -1,0 +1,39 @@
+package org.albumstore.server.read;
+
+import java.util.List;
+import org.albumstore.common.config.Env;
+import org.albumstore.common.config.Setting;
+
+/**
+ * How the GETs' queries are grouped ({@link GroupReader}), one declaration each ({@link Setting}).
+ * Part of the server's settings ({@code ServerSettings.readGroup}).
+ *
+ * <p>Why these defaults: two readers, so that one slow query (a lock, a cold page) does not stall
+ * every GET, and while one query is in flight the next arrivals gather for the other; more readers
+ * only split the groups into smaller ones, which PostgreSQL pays per statement. 256 IDs per query
+ * keeps a statement's array small and its answer well under a millisecond of PostgreSQL's time.
+ *
+ * @param readers reader threads, each with one connection of the read pool at a time
+ * @param groupMax most GETs answered by one query
+ */
+public record ReadGroupSettings(int readers, int groupMax) {
+
+  public static final Setting<Integer> READERS =
+      Setting.integer("ALBUMSTORE_READ_READERS", 2, 1, 64)
+          .withFlag("--read-readers", "N")
+          .withHelp(
+              "Reader threads; each answers the GETs waiting when it is free with one query for"
+                  + " all their album IDs, on a read connection of its own");
+
+  public static final Setting<Integer> GROUP_MAX =
+      Setting.integer("ALBUMSTORE_READ_GROUP_MAX", 256, 1, 10_000)
+          .withFlag("--read-group-max", "N")
+          .withHelp("Most GETs one read query answers (1 = one query per GET)");
+
+  /** In the order of {@code --help}. */
+  public static final List<Setting<?>> DECLARED = List.of(READERS, GROUP_MAX);
+
+  public static ReadGroupSettings from(Env env) {
+    return new ReadGroupSettings(READERS.read(env), GROUP_MAX.read(env));
+  }
+}

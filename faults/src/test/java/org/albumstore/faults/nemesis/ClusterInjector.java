@@ -1,5 +1,6 @@
 package org.albumstore.faults.nemesis;
 
+import java.io.IOException;
 import java.nio.file.Files;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -34,6 +35,8 @@ public final class ClusterInjector implements Nemesis.Injector {
 
   /** How long a node may take to raise or clear an alarm once its limit has been changed. */
   private static final Duration ALARM_LIMIT = Duration.ofSeconds(30);
+
+  private static final Duration NODE_BACK_LIMIT = Duration.ofSeconds(120);
 
   private final ClusterStack cluster;
   private final RabbitCluster brokers;
@@ -77,7 +80,7 @@ public final class ClusterInjector implements Nemesis.Injector {
       case NODE_PAUSE -> brokers.pause(i);
       case PARTITION -> partitions.put(f, brokers.isolate(i));
       case MEMORY_ALARM -> {
-        brokers.nodes().get(i).ctl("set_vm_memory_high_watermark", "0");
+        setOnNode(i, "set_vm_memory_high_watermark", "0");
         cluster.awaitAlarm(i, "memory", true, ALARM_LIMIT);
       }
       case SERVER_KILL -> world.servers().get(i).kill();
@@ -89,7 +92,7 @@ public final class ClusterInjector implements Nemesis.Injector {
       case DISK_ALARM -> {
         RabbitNode node = brokers.nodes().get(i);
         long above = Files.getFileStore(node.dir()).getUsableSpace() + FULL_DISK_MARGIN;
-        node.ctl("set_disk_free_limit", Long.toString(above));
+        setOnNode(i, "set_disk_free_limit", Long.toString(above));
         cluster.awaitAlarm(i, "disk", true, ALARM_LIMIT);
       }
       case SLOW_DATABASE -> slowQueries.slow();
@@ -109,7 +112,7 @@ public final class ClusterInjector implements Nemesis.Injector {
       }
       case PARTITION -> healPartition(f);
       case MEMORY_ALARM -> {
-        brokers.nodes().get(i).ctl("set_vm_memory_high_watermark", DEFAULT_WATERMARK);
+        setOnNode(i, "set_vm_memory_high_watermark", DEFAULT_WATERMARK);
         cluster.awaitAlarm(i, "memory", false, ALARM_LIMIT);
       }
       case SERVER_KILL, SERVER_TERM -> {
@@ -131,7 +134,7 @@ public final class ClusterInjector implements Nemesis.Injector {
       }
       case DB_FAILOVER -> cluster.failoverDatabase().orElseThrow().rebuildStandby();
       case DISK_ALARM -> {
-        brokers.nodes().get(i).ctl("set_disk_free_limit", RabbitCluster.DISK_FREE_LIMIT);
+        setOnNode(i, "set_disk_free_limit", RabbitCluster.DISK_FREE_LIMIT);
         cluster.awaitAlarm(i, "disk", false, ALARM_LIMIT);
       }
       case SLOW_DATABASE -> slowQueries.heal();
@@ -153,6 +156,28 @@ public final class ClusterInjector implements Nemesis.Injector {
           throw exited;
         }
         Thread.sleep(2_000);
+      }
+    }
+  }
+
+  /**
+   * A runtime setting of node {@code i} ({@code rabbitmqctl}), which needs the node's rabbit app
+   * running: another lane may have killed, paused or cut off that node a moment before, so this
+   * retries until the node takes it, within {@link #NODE_BACK_LIMIT} (a node's own heal brings it
+   * back well within that). A node restarted meanwhile lost its runtime settings anyway: setting
+   * one again is what the fault or its heal wants.
+   */
+  private void setOnNode(int i, String... ctlArgs) throws Exception {
+    long deadline = System.nanoTime() + NODE_BACK_LIMIT.toNanos();
+    while (true) {
+      try {
+        brokers.nodes().get(i).ctl(ctlArgs);
+        return;
+      } catch (IOException notRunning) {
+        if (System.nanoTime() > deadline) {
+          throw notRunning;
+        }
+        Thread.sleep(1_000);
       }
     }
   }

@@ -105,10 +105,15 @@ public final class ClusterInjector implements Nemesis.Injector {
     switch (f.kind()) {
       case NODE_KILL -> restartIfDown(i);
       case NODE_PAUSE -> {
-        // SIGCONT returns at once; the node is back when it runs in the cluster again (a pause
-        // past net_ticktime makes the others drop it, and pause_minority then pauses it a while).
-        brokers.resume(i);
-        cluster.rejoinAfterHeal(i);
+        if (brokers.nodes().get(i).isRunning()) {
+          // SIGCONT returns at once; the node is back when it runs in the cluster again (a pause
+          // past net_ticktime makes the others drop it, and pause_minority then pauses it a while).
+          brokers.resume(i);
+          cluster.rejoinAfterHeal(i);
+        } else {
+          // A runbook restart that failed took the paused VM away: nothing to resume.
+          restartIfDown(i);
+        }
       }
       case PARTITION -> healPartition(f);
       case MEMORY_ALARM -> {

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Issue 28, part 3: the capacity model (operational analysis, Jain ch. 33) from measured files.
+"""The capacity model (operational analysis, Jain ch. 33) from measured files.
 
   bench/capacity.py [--rates 10000,100000,1000000] [--utilisation 0.65] [--partitions 1] ...
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 13: the cluster topology's throughput by server instances and client threads, and a 2^k
+# The cluster topology's throughput by server instances and client threads, and a 2^k
 # factorial analysis of the two factors (effects and allocation of variation, Jain ch. 18).
 #
 #   bench/cluster-scale.sh [REPS=3] [ITERATIONS=100] [SERVERS="1 2"] [THREADS="64 256"] [CONSUMERS=2]
@@ -119,4 +119,4 @@ if len(S) == 2 and len(T) == 2 and all(len(cells.get((s, t), [])) >= 1 for s in 
 print("every run verified with exit 0:", summary["all_verified"])
 json.dump(summary, open(f"{out}/summary.json", "w"), indent=2)
 PY
-readme_stub "$OUT" "$COMMAND" "the cluster topology's throughput by server instances and client threads (issue 13)"
+readme_stub "$OUT" "$COMMAND" "the cluster topology's throughput by server instances and client threads"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 13: 1, 2 and 4 consumer instances (separate JVMs) draining the same backlog from the
+# 1, 2 and 4 consumer instances (separate JVMs) draining the same backlog from the
 # quorum queue (3 members) of a 3-node RabbitMQ cluster; repeats interleaved, order rotated.
 #
 #   bench/consumer-scale.sh [MESSAGES=100000] [REPS=3] [INSTANCES="1 2 4"]
@@ -70,4 +70,4 @@ python3 "$BENCH_DIR/benchstat.py" summarize "$OUT" --group instances \
   --extra "$OUT/extra.json" --title "consumer instances draining a $MESSAGES-message backlog from a 3-node quorum queue (msg/s)" |
   tee "$OUT/table.md"
 rm -f "$OUT/extra.json"
-readme_stub "$OUT" "$COMMAND" "consumer instances draining one backlog from the 3-node cluster (issue 13)"
+readme_stub "$OUT" "$COMMAND" "consumer instances draining one backlog from the 3-node cluster"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 28, part 4: the write stream over P queues against one queue, on the 3-node cluster,
+# The write stream over P queues against one queue, on the 3-node cluster,
 # paired. Per run: the confirmed-write rate (the client's successful writes/s at saturation, i.e.
 # this machine's ceiling for the topology), the writes' p99, writes per message (writes acknowledged
 # / messages the servers published to the partitions, from the management API), and each RabbitMQ
@@ -127,4 +127,4 @@ python3 "$BENCH_DIR/benchstat.py" summarize "$OUT" --group partitions \
   --title "3-node cluster: one queue against P partitions (confirmed writes/s, p99, writes per message, busiest node's CPU share)" \
   | tee "$OUT/table.md"
 rm -f "$OUT/extra.json"
-readme_stub "$OUT" "$COMMAND" "the write stream over P queues against one queue on the 3-node cluster (issue 28, part 4)"
+readme_stub "$OUT" "$COMMAND" "the write stream over P queues against one queue on the 3-node cluster"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 28, part 2b: the most transactions/s and rows/s one PostgreSQL applies with the consumer's
+# The most transactions/s and rows/s one PostgreSQL applies with the consumer's
 # batch shapes, without the consumer: pgbench running, in each transaction, the statements of
 # consumer/.../sql/BatchWriter.java (the same INSERT ... ON CONFLICT texts; the rows generated in
 # the statement instead of bound as arrays), prepared (-M prepared), one transaction per batch.
@@ -100,4 +100,4 @@ json.dump({"machine": m, "command": command, "cells": cells,
                     "statement), synchronous_commit as the server has it, tables emptied before each run"},
           open(f"{out}/summary.json", "w"), indent=2)
 PY
-readme_stub "$OUT" "$COMMAND" "PostgreSQL's transactions/s and rows/s with the consumer's batch shapes (issue 28)"
+readme_stub "$OUT" "$COMMAND" "PostgreSQL's transactions/s and rows/s with the consumer's batch shapes"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# What one GET costs, against a 404 of the same server (issue 29): GET /review/{id}, GET /albums/{id}
+# What one GET costs, against a 404 of the same server: GET /review/{id}, GET /albums/{id}
 # on 2,000 existing albums (random IDs, wrk/get-ids.lua) and an unknown path, each for SECONDS at
 # CONNECTIONS; per request the database transactions (pg_stat_database: xact_commit + xact_rollback
 # of the bench database; every statement outside a transaction block is one), the server's CPU and

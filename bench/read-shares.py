@@ -12,7 +12,7 @@ keys = [("all request work (ApiServlet/Fallback service)", "jakarta/servlet/http
         ("HikariCP getConnection (borrow, incl. waiting)", "HikariPool.getConnection"),
         ("HikariCP close (return, hand-off to a waiter)", "ProxyConnection.close"),
         ("prepareStatement (driver's statement cache)", "ProxyConnection.prepareStatement"),
-        ("response written (Responses.json)", "org/albumstore/server/web/Responses.json"),
+        ("response written (Responses.json)", "org/albumstore/server/internal/web/Responses.json"),
         ("Tomcat poller -> worker hand-off (TaskQueue.offer)", "TaskQueue.offer"),
         ("GC threads", "[GC Thread"),
         ]

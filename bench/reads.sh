@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Reads and visibility (issue 29), a base build against this one, interleaved in one invocation:
+# Reads and visibility, a base build against this one, interleaved in one invocation:
 #   ratio   GET /review/{id} and GET /albums/{id} on 2,000 existing albums (wrk, CONNS connections,
 #           random IDs: wrk/get-ids.lua) against a 404 of the same Tomcat (an unknown path), with
 #           the server's CPU and PostgreSQL's (the backends of the bench database) per GET
@@ -229,4 +229,4 @@ PY
 for v in "${VARIANTS[@]}"; do stop_pid "${CPID[$v]}"; stop_pid "${SPID[$v]}"; done
 echo "$COMMAND" >"$OUT/command.txt"
 summarize "$@"
-readme_stub "$OUT" "$COMMAND" "reads and visibility, base vs this build (issue 29)"
+readme_stub "$OUT" "$COMMAND" "reads and visibility, base vs this build"

@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
-# Issue 13: the real price of replication. rabbitmq-perf-test publishing with confirms (and one
+# The real price of replication. rabbitmq-perf-test publishing with confirms (and one
 # consumer: end to end) to a classic queue on one node, a quorum queue on one node, and a quorum
 # queue with 3 members on a 3-node cluster; repeats interleaved, order rotated.
 #
 #   bench/replication.sh [REPS=3] [SECONDS=30] [PRODUCERS=4] [CONFIRM_WINDOW=100]
 #
 # REPLICATION_SIZES="1000 4000 ..." runs every variant at each message size (bytes; default 1000),
-# REPLICATION_VARIANTS="quorum-1node quorum-3nodes" a subset of the variants (issue 28's queue
+# REPLICATION_VARIANTS="quorum-1node quorum-3nodes" a subset of the variants (the queue
 # ceiling at the sizes our bundles have).
 #
 # The nodes are the installed RabbitMQ's, started for this script (RabbitClusterMain of the local

@@ -3,7 +3,7 @@
 # (/proc/PID/stat utime + stime over a wrk run, divided by the requests wrk completed) under
 # POST /review (JIT compiler threads left out), for two or more variants running at once, interleaved and rotated every repeat.
 # CPU per request, unlike req/s, stays comparable while other jobs load the machine, as long as the
-# variants take turns (issue 17: a change to the write path is kept only if it measures cheaper).
+# variants take turns (a change to the write path is kept only if it measures cheaper).
 #
 #   bench/server-cpu-ab.sh [REPS=4] [SECONDS=10] [CONNECTIONS=256] NAME=JAR[,VAR=value...] ...
 # e.g. bench/server-cpu-ab.sh 6 10 256 before=/tmp/before.jar after=server/target/albumstore-server.jar

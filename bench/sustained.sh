@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 17: the sustained POST /review rate with the consumer and PostgreSQL applying everything
+# The sustained POST /review rate with the consumer and PostgreSQL applying everything
 # on the same machine, against the do-nothing POST /bench/noop of the same Tomcat, and the
 # server-only ceiling (a second server whose queue has no consumer) beside it; for every run the
 # CPU each tier spent per request, from /proc/PID/stat: the server, the consumer, PostgreSQL (the

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Issue 28, part 1: the CPU of every tier of one `albumstore-local.jar --topology cluster` run.
+"""The CPU of every tier of one `albumstore-local.jar --topology cluster` run.
 
   tier-cost.py snapshot LAUNCHER_PID DB RUN_LOG AFTER_S OUT.json
       waits (bounded) for the client's progress line of second AFTER_S in RUN_LOG, then at once

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 28, part 1: the CPU cost of a write in every tier of the cluster topology, by instance
+# The CPU cost of a write in every tier of the cluster topology, by instance
 # count, at fixed request rates below saturation (the client's open model, --rate-steps), so that
 # what is measured is each tier's work per request and not the instances' share of the cores.
 #
@@ -116,4 +116,4 @@ json.dump({"machine": m, "command": command, "cells": cells,
                     "(this database's backends + the shared postmaster, checkpointer, WAL writer, ...)"},
           open(f"{out}/summary.json", "w"), indent=2)
 PY
-readme_stub "$OUT" "$COMMAND" "CPU µs per request of every tier of the cluster topology by instance count (issue 28)"
+readme_stub "$OUT" "$COMMAND" "CPU µs per request of every tier of the cluster topology by instance count"

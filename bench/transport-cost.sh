@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 14, stage 2: what one request costs the client's transport, before choosing one. Against
+# What one request costs the client's transport, before choosing one. Against
 # the do-nothing endpoint of one server, bench/java/TransportCost.java (Apache HttpClient 5 classic)
 # and bench/java/TransportCostNetty.java (Netty, epoll where available) keep CONNECTIONS requests
 # in flight for SECONDS after a warm-up of the same length, one JVM per run, interleaved (the order

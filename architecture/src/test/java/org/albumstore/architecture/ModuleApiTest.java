@@ -1,131 +1,224 @@
-package org.albumstore.local;
+package org.albumstore.architecture;
 
-import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.tngtech.archunit.base.DescribedPredicate;
+import com.tngtech.archunit.core.domain.Dependency;
 import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.domain.JavaModifier;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
-import com.tngtech.archunit.core.importer.ImportOption;
-import com.tngtech.archunit.junit.AnalyzeClasses;
-import com.tngtech.archunit.junit.ArchTest;
+import com.tngtech.archunit.lang.ArchCondition;
 import com.tngtech.archunit.lang.ArchRule;
+import com.tngtech.archunit.lang.ConditionEvents;
+import com.tngtech.archunit.lang.SimpleConditionEvent;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
+import org.albumstore.server.internal.web.Json;
+import org.assertj.core.api.InstanceOfAssertFactories;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * Each module's API is the list in the {@code ## API} section of its README; the main code of every
- * other module may use those types (and their nested types) and nothing else of it. {@code common}
- * is the shared base and has no such list: all of its public types are its API.
+ * A module's API is its public types outside its {@code internal} packages (and, for a test-jar,
+ * its {@code testing} package); the rest is the module's own. One rule, over the compiled main
+ * <em>and</em> test code of every module the root pom lists: no class uses another module's
+ * internal types or another module's test code outside {@code testing}. Each module README's {@code
+ * ## API} list is exactly that API, so a list cannot drift from the code.
+ *
+ * <p>The classes are read from {@code ../MODULE/target/classes} and {@code test-classes}; this
+ * module depends on every other one so that the reactor builds them first.
  */
-@AnalyzeClasses(
-    packages = "org.albumstore",
-    importOptions = {
-      ImportOption.DoNotIncludeTests.class,
-      ArchitectureTest.DoNotIncludeTestJars.class
-    })
 class ModuleApiTest {
 
   private static final Path ROOT = Path.of("..");
+  private static final Pattern MODULE_ENTRY = Pattern.compile("<module>([\\w-]+)</module>");
   private static final Pattern API_ENTRY = Pattern.compile("^- `(org\\.albumstore\\.[\\w.]+)`");
+  private static final Pattern INTERNAL =
+      Pattern.compile("org\\.albumstore\\.\\w+\\.internal(\\..*)?");
+  private static final Pattern COMPILED =
+      Pattern.compile("/([\\w-]+)/target/(classes|test-classes)/");
 
-  @ArchTest
-  static void embeddedApi(JavaClasses classes) {
-    onlyTheApiOf("embedded").check(classes);
-  }
+  /** The shared base: every public type of it is API, and it has no list. */
+  private static final String COMMON = "common";
 
-  @ArchTest
-  static void serverApi(JavaClasses classes) {
-    onlyTheApiOf("server").check(classes);
-  }
+  private static JavaClasses everyModule;
 
-  @ArchTest
-  static void consumerApi(JavaClasses classes) {
-    onlyTheApiOf("consumer").check(classes);
-  }
-
-  @ArchTest
-  static void clientApi(JavaClasses classes) {
-    onlyTheApiOf("client").check(classes);
-  }
-
-  /** Every listed type exists, so a README cannot keep a type that was renamed or removed. */
-  @Test
-  void everyListedTypeExists() {
-    for (String module : List.of("embedded", "server", "consumer", "client")) {
-      assertThat(api(module)).as("%s/README.md's API", module).isNotEmpty();
-      for (String type : api(module)) {
-        assertThat(exists(type)).as("%s, listed in %s/README.md", type, module).isTrue();
+  @BeforeAll
+  static void importEveryModule() {
+    List<Path> dirs = new ArrayList<>();
+    for (String module : modules()) {
+      for (String set : List.of("main", "test")) {
+        if (Files.isDirectory(ROOT.resolve(module).resolve("src").resolve(set).resolve("java"))) {
+          Path compiled = compiled(module, set);
+          assertThat(compiled)
+              .as("%s's %s code is compiled (build the whole reactor: mvn verify)", module, set)
+              .isDirectory();
+          dirs.add(compiled);
+        }
       }
     }
+    everyModule = new ClassFileImporter().importPaths(dirs);
   }
 
-  /** The check can fail: a list without a type that another module uses is a violation. */
+  /** The rule itself, over every module's main and test code (but the use planted below). */
   @Test
-  void aTypeLeftOutOfTheListIsAViolation() {
-    Set<String> api = api("server");
-    assertThat(api).contains("org.albumstore.server.AlbumStoreServer");
-    Set<String> shorter =
-        api.stream()
-            .filter(t -> !t.equals("org.albumstore.server.AlbumStoreServer"))
-            .collect(Collectors.toSet());
-    JavaClasses classes =
-        new ClassFileImporter()
-            .withImportOption(new ImportOption.DoNotIncludeTests())
-            .importPackages("org.albumstore.local");
-    assertThat(rule("server", shorter).evaluate(classes).hasViolation()).isTrue();
-    assertThat(rule("server", api).evaluate(classes).hasViolation()).isFalse();
+  void noModuleUsesAnotherModulesInternalTypes() {
+    onlyOtherModulesApi()
+        .check(
+            everyModule.that(
+                DescribedPredicate.not(JavaClass.Predicates.equivalentTo(PlantedUse.class))));
   }
 
-  private static ArchRule onlyTheApiOf(String module) {
-    return rule(module, api(module));
-  }
-
-  private static ArchRule rule(String module, Set<String> api) {
-    String root = "org.albumstore." + module;
-    DescribedPredicate<JavaClass> internal =
-        DescribedPredicate.describe(
-            "types of " + module + " outside its API (" + module + "/README.md)",
-            c -> inModule(c, root) && !api.contains(outermost(c).getName()));
-    return noClasses()
-        .that()
-        .resideOutsideOfPackage(root + "..")
-        .should()
-        .dependOnClassesThat(internal)
-        .because(module + "/README.md lists what other modules may use");
-  }
-
-  private static boolean inModule(JavaClass c, String root) {
-    String p = c.getPackageName();
-    return p.equals(root) || p.startsWith(root + ".");
-  }
-
-  private static JavaClass outermost(JavaClass c) {
-    JavaClass outer = c;
-    while (outer.getEnclosingClass().isPresent()) {
-      outer = outer.getEnclosingClass().get();
+  /** The rule reads what it says it reads: classes of every module, main and test. */
+  @Test
+  void theRuleReadsEveryModulesMainAndTestCode() {
+    Set<String> read =
+        everyModule.stream()
+            .map(ModuleApiTest::compiledIn)
+            .flatMap(Optional::stream)
+            .collect(Collectors.toCollection(TreeSet::new));
+    Set<String> expected = new TreeSet<>();
+    for (String module : modules()) {
+      for (String set : List.of("main", "test")) {
+        if (Files.isDirectory(ROOT.resolve(module).resolve("src").resolve(set).resolve("java"))) {
+          expected.add(module + "/" + set);
+        }
+      }
     }
-    return outer;
+    assertThat(read).isEqualTo(expected).contains("faults/test", "deploy/test", "client/test");
+  }
+
+  /** Proof that the rule can fail: a use planted in this module's tests is a violation. */
+  @Test
+  void aPlantedUseOfAnInternalTypeIsAViolation() {
+    JavaClasses planted = new ClassFileImporter().importClasses(PlantedUse.class);
+    assertThat(onlyOtherModulesApi().evaluate(planted).getFailureReport().getDetails())
+        .singleElement(InstanceOfAssertFactories.STRING)
+        .contains(PlantedUse.class.getName(), "org.albumstore.server.internal.web.Json");
+    // The same type used inside its own module is not.
+    JavaClasses own =
+        everyModule.that(
+            DescribedPredicate.describe(
+                "the server's classes", c -> compiledIn(c).orElse("").startsWith("server/")));
+    assertThat(own).isNotEmpty();
+    assertThat(onlyOtherModulesApi().evaluate(own).hasViolation()).isFalse();
+  }
+
+  /** Each README's {@code ## API} list is exactly the module's API as the code has it. */
+  @Test
+  void eachReadmeListsExactlyItsModulesApi() {
+    for (String module : modules()) {
+      if (module.equals(COMMON)
+          || !Files.isDirectory(ROOT.resolve(module).resolve("src/main/java"))) {
+        continue;
+      }
+      assertThat(api(module)).as("%s/README.md's ## API list", module).isEqualTo(apiInCode(module));
+    }
+  }
+
+  static ArchRule onlyOtherModulesApi() {
+    return classes()
+        .should(
+            new ArchCondition<JavaClass>(
+                "use only another module's API (no internal type, test code only from testing)") {
+              @Override
+              public void check(JavaClass origin, ConditionEvents events) {
+                String from = moduleOf(origin);
+                for (Dependency d : origin.getDirectDependenciesFromSelf()) {
+                  JavaClass target = d.getTargetClass().getBaseComponentType();
+                  if (!moduleOf(target).equals(from) && !isApi(target)) {
+                    events.add(SimpleConditionEvent.violated(d, d.getDescription()));
+                  }
+                }
+              }
+            })
+        .because("a module's internal packages are its own (README.md of each module)");
+  }
+
+  private static boolean isApi(JavaClass c) {
+    if (INTERNAL.matcher(c.getPackageName()).matches()) {
+      return false;
+    }
+    Optional<String> where = compiledIn(c);
+    return where.isEmpty()
+        || where.get().endsWith("/main")
+        || c.getPackageName().endsWith(".testing");
+  }
+
+  /** The module a class belongs to: where it was compiled, else its package's second name. */
+  private static String moduleOf(JavaClass c) {
+    return compiledIn(c)
+        .map(w -> w.substring(0, w.indexOf('/')))
+        .orElseGet(
+            () -> {
+              String[] parts = c.getPackageName().split("\\.");
+              return parts.length > 2 ? parts[2] : "";
+            });
+  }
+
+  /** "module/main" or "module/test" for a class read from a module's target, else empty. */
+  private static Optional<String> compiledIn(JavaClass c) {
+    return c.getSource()
+        .map(s -> s.getUri().toString())
+        .map(COMPILED::matcher)
+        .filter(Matcher::find)
+        .map(m -> m.group(1) + (m.group(2).equals("classes") ? "/main" : "/test"));
+  }
+
+  /** Public top-level types outside internal, plus a shipped test-jar's testing package. */
+  private static Set<String> apiInCode(String module) {
+    Set<String> api = new TreeSet<>();
+    for (JavaClass c : everyModule) {
+      Optional<String> where = compiledIn(c);
+      boolean mine = where.isPresent() && where.get().startsWith(module + "/");
+      boolean shipped = mine && (where.get().endsWith("/main") || shipsTestJar(module));
+      if (shipped
+          && c.getModifiers().contains(JavaModifier.PUBLIC)
+          && c.isTopLevelClass()
+          && isApi(c)) {
+        api.add(c.getName());
+      }
+    }
+    return api;
+  }
+
+  /** Whether the module's pom packs its test code as a test-jar, for other modules' tests. */
+  private static boolean shipsTestJar(String module) {
+    return read(ROOT.resolve(module).resolve("pom.xml")).contains("<goal>test-jar</goal>");
+  }
+
+  private static Path compiled(String module, String set) {
+    return ROOT.resolve(module)
+        .resolve("target")
+        .resolve(set.equals("main") ? "classes" : "test-classes");
+  }
+
+  /** The modules the root pom lists, in its order. */
+  static List<String> modules() {
+    List<String> modules = new ArrayList<>();
+    Matcher m = MODULE_ENTRY.matcher(read(ROOT.resolve("pom.xml")));
+    while (m.find()) {
+      modules.add(m.group(1));
+    }
+    assertThat(modules).contains("client", "faults", "architecture");
+    return modules;
   }
 
   /** The fully qualified names listed in {@code module/README.md}'s {@code ## API} section. */
   static Set<String> api(String module) {
-    List<String> lines;
-    try {
-      lines = Files.readAllLines(ROOT.resolve(module).resolve("README.md"));
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
+    List<String> lines = List.of(read(ROOT.resolve(module).resolve("README.md")).split("\n"));
     int start = lines.indexOf("## API");
     assertThat(start).as("%s/README.md has a '## API' section", module).isNotNegative();
     Set<String> api = new TreeSet<>();
@@ -141,12 +234,16 @@ class ModuleApiTest {
     return api;
   }
 
-  private static boolean exists(String type) {
+  private static String read(Path file) {
     try {
-      Class.forName(type, false, ModuleApiTest.class.getClassLoader());
-      return true;
-    } catch (ClassNotFoundException e) {
-      return false;
+      return Files.readString(file);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
     }
+  }
+
+  /** A use of the server's internal JSON helper from outside the server: what the rule forbids. */
+  static final class PlantedUse {
+    Json planted;
   }
 }

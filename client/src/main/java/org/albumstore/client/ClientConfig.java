@@ -3,9 +3,9 @@ package org.albumstore.client;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import org.albumstore.client.check.Threshold;
-import org.albumstore.client.http.TransportKind;
-import org.albumstore.client.workload.Workload;
+import org.albumstore.client.internal.check.Threshold;
+import org.albumstore.client.internal.http.TransportKind;
+import org.albumstore.client.internal.workload.Workload;
 import org.albumstore.common.config.DatabaseSettings;
 
 /**

@@ -1,7 +1,5 @@
 package org.albumstore.client;
 
-import org.albumstore.client.report.RunSummary;
-
 /**
  * What {@link ClientMain#execute} returns.
  *

@@ -5,7 +5,7 @@ import java.io.PrintStream;
 import java.time.Duration;
 import java.time.LocalDateTime;
 import java.util.Arrays;
-import org.albumstore.client.merge.Merge;
+import org.albumstore.client.internal.merge.Merge;
 import org.albumstore.common.config.Env;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

@@ -1,4 +1,4 @@
-package org.albumstore.client.report;
+package org.albumstore.client;
 
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;

@@ -1,4 +1,4 @@
-package org.albumstore.client.broker;
+package org.albumstore.client;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -11,7 +11,7 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Base64;
-import org.albumstore.client.stats.QueueSample;
+import org.albumstore.client.internal.broker.QueueProbe;
 import org.albumstore.common.config.AmqpSettings;
 
 /**

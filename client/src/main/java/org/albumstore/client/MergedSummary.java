@@ -1,9 +1,7 @@
-package org.albumstore.client.merge;
+package org.albumstore.client;
 
 import java.util.List;
 import java.util.Map;
-import org.albumstore.client.report.RunSummary;
-import org.albumstore.client.stats.TypeStats;
 
 /**
  * The runs of several clients of one test as one ({@code merge}): what its report prints and its

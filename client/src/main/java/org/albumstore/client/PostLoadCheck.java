@@ -1,18 +1,17 @@
 package org.albumstore.client;
 
 import java.time.Duration;
-import org.albumstore.client.broker.BrokerSampler;
-import org.albumstore.client.broker.DrainWaiter;
-import org.albumstore.client.http.AlbumImage;
-import org.albumstore.client.http.AlbumStoreClient;
-import org.albumstore.client.http.RetryPolicy;
-import org.albumstore.client.http.Sleeper;
-import org.albumstore.client.http.Transport;
-import org.albumstore.client.live.RunWatch;
-import org.albumstore.client.report.RunSummary;
-import org.albumstore.client.verify.AlbumLedger;
-import org.albumstore.client.verify.VerificationResult;
-import org.albumstore.client.verify.Verifier;
+import org.albumstore.client.internal.broker.BrokerSampler;
+import org.albumstore.client.internal.broker.DrainWaiter;
+import org.albumstore.client.internal.http.AlbumImage;
+import org.albumstore.client.internal.http.AlbumStoreClient;
+import org.albumstore.client.internal.http.RetryPolicy;
+import org.albumstore.client.internal.http.Sleeper;
+import org.albumstore.client.internal.http.Transport;
+import org.albumstore.client.internal.live.RunWatch;
+import org.albumstore.client.internal.verify.AlbumLedger;
+import org.albumstore.client.internal.verify.VerificationResult;
+import org.albumstore.client.internal.verify.Verifier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

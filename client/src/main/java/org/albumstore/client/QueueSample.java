@@ -1,4 +1,4 @@
-package org.albumstore.client.stats;
+package org.albumstore.client;
 
 /**
  * The write queue as seen at one moment: with several partitions, their sum ({@link #plus}).

@@ -1,15 +1,13 @@
 package org.albumstore.client;
 
 import java.util.List;
-import org.albumstore.client.broker.BrokerSampler;
-import org.albumstore.client.broker.DrainWaiter;
-import org.albumstore.client.report.RunSummary;
-import org.albumstore.client.stats.QueueSample;
-import org.albumstore.client.stats.RunStatistics;
-import org.albumstore.client.stats.StepRow;
-import org.albumstore.client.stats.TimelineRow;
-import org.albumstore.client.tiers.TierReadings;
-import org.albumstore.client.workload.WorkloadScheduler;
+import org.albumstore.client.internal.broker.BrokerSampler;
+import org.albumstore.client.internal.broker.DrainWaiter;
+import org.albumstore.client.internal.stats.RunStatistics;
+import org.albumstore.client.internal.stats.StepRow;
+import org.albumstore.client.internal.stats.TimelineRow;
+import org.albumstore.client.internal.tiers.TierReadings;
+import org.albumstore.client.internal.workload.WorkloadScheduler;
 
 /**
  * What a finished run recorded, as {@link LoadRun}'s phases returned it: what {@link RunReporter}

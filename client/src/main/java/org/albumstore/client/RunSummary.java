@@ -1,13 +1,12 @@
-package org.albumstore.client.report;
+package org.albumstore.client;
 
 import java.util.List;
 import java.util.Map;
-import org.albumstore.client.check.Comparison;
-import org.albumstore.client.check.ThresholdResult;
-import org.albumstore.client.stats.StepRow;
-import org.albumstore.client.stats.TypeStats;
-import org.albumstore.client.tiers.TierTable;
-import org.albumstore.client.verify.Mismatch;
+import org.albumstore.client.internal.check.Comparison;
+import org.albumstore.client.internal.check.ThresholdResult;
+import org.albumstore.client.internal.stats.StepRow;
+import org.albumstore.client.internal.tiers.TierTable;
+import org.albumstore.client.internal.verify.Mismatch;
 
 /**
  * Everything a run reports: what the console tables print, what {@code summary.json} holds (field

@@ -1,4 +1,4 @@
-package org.albumstore.client.stats;
+package org.albumstore.client;
 
 /**
  * The final figures of one request type (or of all writes together). Latencies are in milliseconds

@@ -1,4 +1,4 @@
-package org.albumstore.client.broker;
+package org.albumstore.client;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -11,7 +11,6 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicReference;
-import org.albumstore.client.stats.QueueSample;
 import org.junit.jupiter.api.Test;
 
 class ManagementApiProbeTest {

@@ -1,4 +1,6 @@
-package org.albumstore.consumer.metrics;
+package org.albumstore.consumer;
+
+import org.albumstore.consumer.internal.metrics.ConsumerMetrics;
 
 /**
  * The totals of {@link ConsumerMetrics} since the consumer started, at one moment.

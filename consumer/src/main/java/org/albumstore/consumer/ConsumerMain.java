@@ -16,8 +16,6 @@ import org.albumstore.common.config.LogFormat;
 import org.albumstore.common.config.Setting;
 import org.albumstore.common.config.SettingOptions;
 import org.albumstore.common.tls.TlsFailures;
-import org.albumstore.consumer.ledger.LedgerRetention;
-import org.albumstore.consumer.metrics.MetricsSettings;
 import org.albumstore.consumer.sql.AggregateWriter;
 import org.albumstore.consumer.sql.BatchWriter;
 import org.slf4j.Logger;

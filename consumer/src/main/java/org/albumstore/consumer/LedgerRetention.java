@@ -1,9 +1,10 @@
-package org.albumstore.consumer.ledger;
+package org.albumstore.consumer;
 
 import java.time.Duration;
 import java.util.Locale;
 import org.albumstore.common.config.Env;
 import org.albumstore.common.config.Setting;
+import org.albumstore.consumer.internal.ledger.LedgerPruner;
 
 /**
  * How long the exactly-once ledger ({@code applied_reviews}) remembers an applied ID: the window

@@ -1,4 +1,4 @@
-package org.albumstore.consumer.metrics;
+package org.albumstore.consumer;
 
 import java.util.List;
 import org.albumstore.common.config.Env;

@@ -14,7 +14,7 @@ import org.albumstore.common.config.CommonSettings;
 import org.albumstore.common.config.Env;
 import org.albumstore.common.config.Setting;
 import org.albumstore.common.config.SettingOptions;
-import org.albumstore.consumer.amqp.DeadLetterRedrive;
+import org.albumstore.consumer.internal.amqp.DeadLetterRedrive;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.IModelTransformer;

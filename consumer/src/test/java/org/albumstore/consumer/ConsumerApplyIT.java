@@ -21,7 +21,6 @@ import org.albumstore.common.event.NewAlbum;
 import org.albumstore.common.event.Review;
 import org.albumstore.common.event.Vote;
 import org.albumstore.common.event.WriteBundle;
-import org.albumstore.consumer.metrics.ConsumerCounters;
 import org.albumstore.consumer.sql.Aggregate;
 import org.albumstore.consumer.sql.BatchWriter;
 import org.albumstore.embedded.testing.Bundles;

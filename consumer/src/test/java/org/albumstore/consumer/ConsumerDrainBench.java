@@ -8,7 +8,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
-import org.albumstore.consumer.metrics.ConsumerCounters;
 import org.junit.jupiter.api.Test;
 
 /**

@@ -18,7 +18,6 @@ import java.util.concurrent.CompletableFuture;
 import org.albumstore.common.config.AmqpSettings;
 import org.albumstore.common.config.DatabaseSettings;
 import org.albumstore.common.event.Vote;
-import org.albumstore.consumer.metrics.MetricsSettings;
 import org.albumstore.embedded.testing.Bundles;
 import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;

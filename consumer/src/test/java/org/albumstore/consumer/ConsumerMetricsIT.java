@@ -19,7 +19,6 @@ import org.albumstore.common.event.NewAlbum;
 import org.albumstore.common.event.Review;
 import org.albumstore.common.event.Vote;
 import org.albumstore.common.event.WriteBundle;
-import org.albumstore.consumer.metrics.MetricsSettings;
 import org.albumstore.embedded.testing.Bundles;
 import org.albumstore.embedded.testing.Scrapes;
 import org.junit.jupiter.api.AfterEach;

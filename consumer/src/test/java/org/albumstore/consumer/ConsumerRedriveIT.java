@@ -24,7 +24,7 @@ import org.albumstore.common.event.EventCodec;
 import org.albumstore.common.event.Review;
 import org.albumstore.common.event.Vote;
 import org.albumstore.common.event.WriteBundle;
-import org.albumstore.consumer.amqp.DeadLetterPublisher;
+import org.albumstore.consumer.internal.amqp.DeadLetterPublisher;
 import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInfo;

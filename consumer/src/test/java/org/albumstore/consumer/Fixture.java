@@ -24,7 +24,6 @@ import org.albumstore.common.event.EventCodec;
 import org.albumstore.common.event.Review;
 import org.albumstore.common.event.Vote;
 import org.albumstore.common.event.WriteBundle;
-import org.albumstore.consumer.metrics.MetricsSettings;
 import org.albumstore.embedded.testing.Bundles;
 import org.albumstore.embedded.testing.TcpProxy;
 import org.albumstore.embedded.testing.TestServices;

@@ -1,4 +1,4 @@
-package org.albumstore.consumer.metrics;
+package org.albumstore.consumer;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

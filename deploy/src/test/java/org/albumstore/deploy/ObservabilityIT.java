@@ -27,7 +27,7 @@ import org.albumstore.common.config.CommonSettings;
 import org.albumstore.common.config.DatabaseSettings;
 import org.albumstore.common.config.Env;
 import org.albumstore.common.config.LogFormat;
-import org.albumstore.consumer.metrics.MetricsSettings;
+import org.albumstore.consumer.MetricsSettings;
 import org.albumstore.embedded.cluster.RabbitNode;
 import org.albumstore.embedded.testing.ExternalTools;
 import org.albumstore.embedded.testing.TestServices;

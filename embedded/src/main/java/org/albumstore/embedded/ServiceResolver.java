@@ -7,9 +7,12 @@ import org.albumstore.common.config.AmqpSettings;
 import org.albumstore.common.config.CommonSettings;
 import org.albumstore.common.config.DatabaseSettings;
 import org.albumstore.common.config.Env;
+import org.albumstore.embedded.internal.Endpoint;
+import org.albumstore.embedded.internal.JdbcUrls;
+import org.albumstore.embedded.internal.PortProbe;
+import org.albumstore.embedded.internal.PostgresAdmin;
 import org.albumstore.embedded.service.EmbeddedBroker;
 import org.albumstore.embedded.service.EmbeddedPostgres;
-import org.albumstore.embedded.service.PostgresAdmin;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

@@ -14,6 +14,8 @@ import org.albumstore.common.amqp.AmqpConnections;
 import org.albumstore.common.config.CommonSettings;
 import org.albumstore.common.config.DatabaseSettings;
 import org.albumstore.common.config.Env;
+import org.albumstore.embedded.internal.Endpoint;
+import org.albumstore.embedded.internal.PortProbe;
 import org.albumstore.embedded.service.EmbeddedBroker;
 import org.junit.jupiter.api.Test;
 

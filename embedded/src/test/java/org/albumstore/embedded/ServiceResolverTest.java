@@ -9,6 +9,8 @@ import java.util.Map;
 import java.util.Set;
 import org.albumstore.common.config.CommonSettings;
 import org.albumstore.common.config.Env;
+import org.albumstore.embedded.internal.Endpoint;
+import org.albumstore.embedded.internal.PortProbe;
 import org.junit.jupiter.api.Test;
 
 /** The order configured, local, embedded, decided with a fake "does it answer" probe. */

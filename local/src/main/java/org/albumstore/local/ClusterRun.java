@@ -20,7 +20,7 @@ import org.albumstore.common.config.CommonSettings;
 import org.albumstore.common.config.DatabaseSettings;
 import org.albumstore.common.config.Env;
 import org.albumstore.consumer.ConsumerMain;
-import org.albumstore.consumer.metrics.MetricsSettings;
+import org.albumstore.consumer.MetricsSettings;
 import org.albumstore.embedded.Resolved;
 import org.albumstore.embedded.ServiceResolver;
 import org.albumstore.embedded.Source;

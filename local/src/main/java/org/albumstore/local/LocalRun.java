@@ -15,7 +15,7 @@ import org.albumstore.common.config.DatabaseSettings;
 import org.albumstore.common.config.Env;
 import org.albumstore.consumer.AlbumStoreConsumer;
 import org.albumstore.consumer.ConsumerSettings;
-import org.albumstore.consumer.metrics.MetricsSettings;
+import org.albumstore.consumer.MetricsSettings;
 import org.albumstore.embedded.Resolved;
 import org.albumstore.embedded.ServiceResolver;
 import org.albumstore.embedded.Source;

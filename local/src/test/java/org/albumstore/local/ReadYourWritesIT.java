@@ -34,7 +34,7 @@ import org.albumstore.embedded.testing.Scrapes;
 import org.albumstore.embedded.testing.TestServices;
 import org.albumstore.local.AlbumStoreHttp.Answer;
 import org.albumstore.server.AlbumStoreServer;
-import org.albumstore.server.read.ReadCacheSettings;
+import org.albumstore.server.ReadCacheSettings;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;

@@ -15,15 +15,15 @@ import java.util.Map;
 import org.albumstore.common.config.AmqpSettings;
 import org.albumstore.common.config.DatabaseSettings;
 import org.albumstore.common.config.Env;
-import org.albumstore.server.metrics.MetricsPort;
-import org.albumstore.server.web.AlbumUpload;
-import org.albumstore.server.web.AlbumsServlet;
-import org.albumstore.server.web.AsyncRead;
-import org.albumstore.server.web.FallbackServlet;
-import org.albumstore.server.web.HealthServlet;
-import org.albumstore.server.web.InFlightFilter;
-import org.albumstore.server.web.NoopServlet;
-import org.albumstore.server.web.ReviewServlet;
+import org.albumstore.server.internal.metrics.MetricsPort;
+import org.albumstore.server.internal.web.AlbumUpload;
+import org.albumstore.server.internal.web.AlbumsServlet;
+import org.albumstore.server.internal.web.AsyncRead;
+import org.albumstore.server.internal.web.FallbackServlet;
+import org.albumstore.server.internal.web.HealthServlet;
+import org.albumstore.server.internal.web.InFlightFilter;
+import org.albumstore.server.internal.web.NoopServlet;
+import org.albumstore.server.internal.web.ReviewServlet;
 
 /**
  * Wires the web application, identically in the WAR (declared in web.xml) and in the embedded

@@ -1,8 +1,9 @@
-package org.albumstore.server.read;
+package org.albumstore.server;
 
 import java.util.List;
 import org.albumstore.common.config.Env;
 import org.albumstore.common.config.Setting;
+import org.albumstore.server.internal.read.ReadCache;
 
 /**
  * How much the server keeps in memory to answer GETs without the database ({@link ReadCache}), one

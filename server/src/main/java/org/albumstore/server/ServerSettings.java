@@ -9,10 +9,9 @@ import org.albumstore.common.config.Env;
 import org.albumstore.common.config.LogFormat;
 import org.albumstore.common.config.Setting;
 import org.albumstore.common.event.EventCodec;
-import org.albumstore.server.metrics.MetricsPort;
-import org.albumstore.server.read.ReadCacheSettings;
-import org.albumstore.server.read.ReadGroupSettings;
-import org.albumstore.server.read.ReadWaitSettings;
+import org.albumstore.server.internal.metrics.MetricsPort;
+import org.albumstore.server.internal.read.ReadGroupSettings;
+import org.albumstore.server.internal.read.ReadWaitSettings;
 
 /**
  * The server's own settings (the broker and the database are {@code AmqpSettings} and {@code

@@ -13,7 +13,7 @@ import org.albumstore.common.config.AmqpSettings;
 import org.albumstore.common.config.CommonSettings;
 import org.albumstore.common.config.Env;
 import org.albumstore.embedded.testing.TestServices;
-import org.albumstore.server.web.NoopServlet;
+import org.albumstore.server.internal.web.NoopServlet;
 import org.junit.jupiter.api.Test;
 
 /**

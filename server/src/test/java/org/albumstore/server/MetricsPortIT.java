@@ -10,8 +10,8 @@ import org.albumstore.common.config.CommonSettings;
 import org.albumstore.common.config.Env;
 import org.albumstore.embedded.testing.Scrapes;
 import org.albumstore.embedded.testing.TestServices;
-import org.albumstore.server.metrics.MetricsPort;
-import org.albumstore.server.web.ErrorMessages;
+import org.albumstore.server.internal.metrics.MetricsPort;
+import org.albumstore.server.internal.web.ErrorMessages;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.Map;
 import org.albumstore.common.config.CommonSettings;
-import org.albumstore.server.metrics.MetricsPort;
+import org.albumstore.server.internal.metrics.MetricsPort;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
 import picocli.CommandLine.Model.OptionSpec;

@@ -6,9 +6,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.util.Map;
 import org.albumstore.common.config.CommonSettings;
 import org.albumstore.common.config.Env;
-import org.albumstore.server.read.ReadCacheSettings;
-import org.albumstore.server.read.ReadGroupSettings;
-import org.albumstore.server.read.ReadWaitSettings;
+import org.albumstore.server.internal.read.ReadGroupSettings;
+import org.albumstore.server.internal.read.ReadWaitSettings;
 import org.junit.jupiter.api.Test;
 
 class ServerSettingsTest {

@@ -1,7 +1,8 @@
-package org.albumstore.client.http;
+package org.albumstore.client.history;
 
 import java.util.Objects;
-import org.albumstore.client.stats.RequestType;
+import org.albumstore.client.RequestType;
+import org.albumstore.client.internal.http.AlbumImage;
 import org.albumstore.common.event.Vote;
 
 /**

@@ -1,4 +1,4 @@
-package org.albumstore.client.http;
+package org.albumstore.client.history;
 
 import java.time.Duration;
 

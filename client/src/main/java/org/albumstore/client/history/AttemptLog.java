@@ -1,11 +1,12 @@
-package org.albumstore.client.http;
+package org.albumstore.client.history;
 
 /**
  * Told about every attempt of every request, retries included, with the moment it was sent: what
  * the operation history ({@code client/history}) records. The statistics see logical requests
- * ({@link org.albumstore.client.stats.RequestObserver}); a history must see attempts, because a
- * retried {@code GET} hides a first answer that broke a promise (a 404 for an acknowledged album),
- * and because a write is known not applied only when every one of its attempts was refused.
+ * ({@link org.albumstore.client.internal.stats.RequestObserver}); a history must see attempts,
+ * because a retried {@code GET} hides a first answer that broke a promise (a 404 for an
+ * acknowledged album), and because a write is known not applied only when every one of its attempts
+ * was refused.
  *
  * <p>Called on the hot path, from the thread that saw the answer (an event loop with the Netty
  * transport): implementations must be thread-safe and must not parse or write there.

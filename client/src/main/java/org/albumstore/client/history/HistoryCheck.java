@@ -10,6 +10,8 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.util.Properties;
+import org.albumstore.client.internal.history.DatabaseState;
+import org.albumstore.client.internal.history.HistoryChecker;
 import org.albumstore.common.config.DatabaseSettings;
 
 /**

@@ -14,7 +14,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.zip.GZIPInputStream;
-import org.albumstore.client.stats.RequestType;
+import org.albumstore.client.RequestType;
 
 /**
  * The format of {@value #NAME}, in one place: gzip-compressed JSON lines.

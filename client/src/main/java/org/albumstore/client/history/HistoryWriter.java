@@ -14,12 +14,9 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.zip.GZIPOutputStream;
-import org.albumstore.client.http.AlbumStoreClient;
-import org.albumstore.client.http.ApiRequest;
-import org.albumstore.client.http.ApiResponse;
-import org.albumstore.client.http.AttemptLog;
-import org.albumstore.client.http.ReviewCounts;
-import org.albumstore.client.stats.RequestType;
+import org.albumstore.client.RequestType;
+import org.albumstore.client.internal.http.AlbumStoreClient;
+import org.albumstore.client.internal.http.ReviewCounts;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

@@ -1,7 +1,7 @@
 package org.albumstore.client.history;
 
 import java.util.Locale;
-import org.albumstore.client.stats.RequestType;
+import org.albumstore.client.RequestType;
 
 /**
  * One attempt of one request, as the history holds it: Jepsen's invocation and completion in one

@@ -1,7 +1,7 @@
 package org.albumstore.client.history;
 
 /** The promises a history is judged against (client/README.md's table says when each is broken). */
-enum Property {
+public enum Property {
   /** Every acknowledged write is in PostgreSQL. */
   NO_LOST_WRITE("no lost write"),
   /** No write is applied more than once: a counter never exceeds the ledger's applied reviews. */

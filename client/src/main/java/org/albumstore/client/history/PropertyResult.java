@@ -12,7 +12,7 @@ import java.util.List;
  * @param unavailable of those, answered 503: honest unavailability, not a violation
  * @param unanswered of those, timed out or failed with an I/O error
  */
-record PropertyResult(
+public record PropertyResult(
     Property property,
     Validity validity,
     String why,
@@ -20,12 +20,12 @@ record PropertyResult(
     long judged,
     long unavailable,
     long unanswered) {
-  PropertyResult {
+  public PropertyResult {
     violations = List.copyOf(violations);
   }
 
   /** Valid when nothing broke it, else invalid. */
-  static PropertyResult of(Property p, List<Violation> violations, long judged) {
+  public static PropertyResult of(Property p, List<Violation> violations, long judged) {
     return new PropertyResult(
         p,
         violations.isEmpty() ? Validity.VALID : Validity.INVALID,
@@ -36,7 +36,7 @@ record PropertyResult(
         0);
   }
 
-  static PropertyResult unknown(Property p, String why) {
+  public static PropertyResult unknown(Property p, String why) {
     return new PropertyResult(p, Validity.UNKNOWN, why, List.of(), 0, 0, 0);
   }
 }

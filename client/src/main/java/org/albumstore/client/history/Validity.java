@@ -4,7 +4,7 @@ package org.albumstore.client.history;
  * A property's judgement, as Jepsen's checkers give it: the history keeps it, breaks it, or cannot
  * tell (nothing it could judge, or the database was not read).
  */
-enum Validity {
+public enum Validity {
   VALID,
   INVALID,
   UNKNOWN

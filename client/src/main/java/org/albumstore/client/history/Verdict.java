@@ -48,7 +48,7 @@ public record Verdict(
     results = results.isEmpty() ? Map.of() : new EnumMap<>(results);
   }
 
-  static Verdict notJudged(String why, long operations) {
+  public static Verdict notJudged(String why, long operations) {
     return new Verdict(false, why, false, operations, 0, 0, 0, 0, 0, 0, 0, 0, List.of(), Map.of());
   }
 
@@ -62,7 +62,7 @@ public record Verdict(
   }
 
   /** The property's judgement: unknown when the history was not judged. */
-  Validity validity(Property p) {
+  public Validity validity(Property p) {
     PropertyResult r = results.get(p);
     return r == null ? Validity.UNKNOWN : r.validity();
   }

@@ -10,13 +10,13 @@ import java.util.List;
  * @param what what was wrong, in words
  * @param operations the attempts involved, in the history's order
  */
-record Violation(Property property, String what, List<Operation> operations) {
-  Violation {
+public record Violation(Property property, String what, List<Operation> operations) {
+  public Violation {
     operations = List.copyOf(operations);
   }
 
   /** A violation naming {@code operations} in the history's order. */
-  static Violation of(Property property, String what, Collection<Operation> operations) {
+  public static Violation of(Property property, String what, Collection<Operation> operations) {
     return new Violation(
         property,
         what,

@@ -20,7 +20,7 @@ import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.albumstore.common.config.DatabaseSettings;
-import org.albumstore.embedded.service.PostgresAdmin;
+import org.albumstore.embedded.internal.PostgresAdmin;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

@@ -1,4 +1,4 @@
-package org.albumstore.embedded;
+package org.albumstore.embedded.internal;
 
 import java.net.URI;
 import java.util.Objects;

@@ -1,4 +1,4 @@
-package org.albumstore.embedded;
+package org.albumstore.embedded.internal;
 
 import java.io.IOException;
 import java.net.InetSocketAddress;

@@ -1,4 +1,4 @@
-package org.albumstore.embedded.service;
+package org.albumstore.embedded.internal;
 
 import java.sql.Connection;
 import java.sql.DriverManager;

@@ -13,6 +13,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import org.albumstore.common.config.DatabaseSettings;
+import org.albumstore.embedded.internal.PostgresAdmin;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

@@ -1,4 +1,4 @@
-package org.albumstore.embedded;
+package org.albumstore.embedded.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

@@ -10,6 +10,7 @@ import java.sql.Statement;
 import org.albumstore.common.config.DatabaseSettings;
 import org.albumstore.common.db.Databases;
 import org.albumstore.common.db.Schema;
+import org.albumstore.embedded.internal.PostgresAdmin;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;

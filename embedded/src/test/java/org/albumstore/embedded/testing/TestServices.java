@@ -19,11 +19,11 @@ import org.albumstore.common.config.DatabaseSettings;
 import org.albumstore.common.config.Env;
 import org.albumstore.common.db.Databases;
 import org.albumstore.common.db.Schema;
-import org.albumstore.embedded.JdbcUrls;
 import org.albumstore.embedded.Resolved;
 import org.albumstore.embedded.ServiceResolver;
 import org.albumstore.embedded.Source;
-import org.albumstore.embedded.service.PostgresAdmin;
+import org.albumstore.embedded.internal.JdbcUrls;
+import org.albumstore.embedded.internal.PostgresAdmin;
 
 /**
  * The broker and database that integration tests run against, resolved the way the runnables

@@ -6,9 +6,9 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import org.albumstore.client.RequestType;
 import org.albumstore.client.history.History;
 import org.albumstore.client.history.Operation;
-import org.albumstore.client.stats.RequestType;
 import org.junit.jupiter.api.Test;
 
 class FaultImpactTest {

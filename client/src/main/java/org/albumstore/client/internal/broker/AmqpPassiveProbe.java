@@ -1,10 +1,10 @@
-package org.albumstore.client.broker;
+package org.albumstore.client.internal.broker;
 
 import com.rabbitmq.client.Connection;
 import com.rabbitmq.client.ConnectionFactory;
 import java.io.IOException;
 import java.util.Map;
-import org.albumstore.client.stats.QueueSample;
+import org.albumstore.client.QueueSample;
 import org.albumstore.common.amqp.AmqpConnections;
 import org.albumstore.common.amqp.Topology;
 import org.albumstore.common.config.AmqpSettings;

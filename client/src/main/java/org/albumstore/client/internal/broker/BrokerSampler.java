@@ -1,11 +1,11 @@
-package org.albumstore.client.broker;
+package org.albumstore.client.internal.broker;
 
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import org.albumstore.client.stats.QueueSample;
+import org.albumstore.client.QueueSample;
 import org.albumstore.common.tls.TlsFailures;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

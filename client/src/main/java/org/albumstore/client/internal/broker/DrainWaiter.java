@@ -1,8 +1,8 @@
-package org.albumstore.client.broker;
+package org.albumstore.client.internal.broker;
 
 import java.time.Duration;
-import org.albumstore.client.http.Sleeper;
-import org.albumstore.client.stats.QueueSample;
+import org.albumstore.client.QueueSample;
+import org.albumstore.client.internal.http.Sleeper;
 
 /**
  * Waits, bounded, for the write queue to empty after the load: the moment from which every

@@ -1,6 +1,6 @@
-package org.albumstore.client.broker;
+package org.albumstore.client.internal.broker;
 
-import org.albumstore.client.stats.QueueSample;
+import org.albumstore.client.QueueSample;
 
 /** Reads the write queue's state. Used by one thread at a time (the sampler's). */
 public interface QueueProbe extends AutoCloseable {

@@ -1,9 +1,9 @@
-package org.albumstore.client.check;
+package org.albumstore.client.internal.check;
 
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import org.albumstore.client.stats.TypeStats;
+import org.albumstore.client.TypeStats;
 
 /**
  * This run beside a baseline run ({@code --baseline}): each figure of both and the change, flagged

@@ -1,9 +1,9 @@
-package org.albumstore.client.check;
+package org.albumstore.client.internal.check;
 
 import java.util.Locale;
-import org.albumstore.client.stats.RequestType;
-import org.albumstore.client.stats.RunStatistics;
-import org.albumstore.client.stats.TypeStats;
+import org.albumstore.client.RequestType;
+import org.albumstore.client.TypeStats;
+import org.albumstore.client.internal.stats.RunStatistics;
 
 /**
  * One pass/fail criterion of a run, checked once at its end: a metric of one row of the report (a

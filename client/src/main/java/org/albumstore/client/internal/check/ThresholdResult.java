@@ -1,4 +1,4 @@
-package org.albumstore.client.check;
+package org.albumstore.client.internal.check;
 
 /**
  * A checked threshold, as {@code summary.json} and the report show it.

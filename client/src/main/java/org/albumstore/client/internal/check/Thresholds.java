@@ -1,8 +1,8 @@
-package org.albumstore.client.check;
+package org.albumstore.client.internal.check;
 
 import java.util.ArrayList;
 import java.util.List;
-import org.albumstore.client.stats.TypeStats;
+import org.albumstore.client.TypeStats;
 
 /** Checks a run's thresholds against its final report rows. */
 public final class Thresholds {

@@ -1,4 +1,4 @@
-package org.albumstore.client.check;
+package org.albumstore.client.internal.check;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -8,8 +8,8 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import org.albumstore.client.stats.RequestType;
-import org.albumstore.client.stats.RunStatistics;
+import org.albumstore.client.RequestType;
+import org.albumstore.client.internal.stats.RunStatistics;
 
 /**
  * Reads a run's {@code timeline.csv} back as per-second series for {@link Comparison}: req/s, p50

@@ -1,8 +1,12 @@
-package org.albumstore.client.history;
+package org.albumstore.client.internal.history;
 
 import java.util.ArrayList;
 import java.util.List;
-import org.albumstore.client.stats.RequestType;
+import org.albumstore.client.RequestType;
+import org.albumstore.client.history.Operation;
+import org.albumstore.client.history.Property;
+import org.albumstore.client.history.PropertyResult;
+import org.albumstore.client.history.Violation;
 
 /**
  * Bounded counts: a count read never exceeds the reviews of that album that were sent before the

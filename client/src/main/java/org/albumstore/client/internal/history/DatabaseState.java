@@ -1,4 +1,4 @@
-package org.albumstore.client.history;
+package org.albumstore.client.internal.history;
 
 import java.sql.Array;
 import java.sql.Connection;
@@ -23,14 +23,15 @@ import java.util.UUID;
  * @param counts likes and dislikes per album present in {@code album_reviews}
  * @param appliedEvents the event IDs present in {@code applied_reviews}
  */
-record DatabaseState(Set<String> albums, Map<String, Counts> counts, Set<UUID> appliedEvents) {
+public record DatabaseState(
+    Set<String> albums, Map<String, Counts> counts, Set<UUID> appliedEvents) {
 
   /** An album's counters. */
   public record Counts(long likes, long dislikes) {}
 
   private static final int CHUNK = 10_000;
 
-  DatabaseState {
+  public DatabaseState {
     albums = Set.copyOf(albums);
     counts = Map.copyOf(counts);
     appliedEvents = Set.copyOf(appliedEvents);

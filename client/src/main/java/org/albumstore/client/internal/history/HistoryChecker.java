@@ -1,4 +1,4 @@
-package org.albumstore.client.history;
+package org.albumstore.client.internal.history;
 
 import java.util.ArrayList;
 import java.util.EnumMap;
@@ -7,6 +7,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
+import org.albumstore.client.history.History;
+import org.albumstore.client.history.Property;
+import org.albumstore.client.history.PropertyResult;
+import org.albumstore.client.history.Verdict;
+import org.albumstore.client.history.Violation;
 
 /**
  * Judges a whole history against the promises ({@link Property}), after the model of Jepsen's
@@ -16,7 +21,7 @@ import java.util.UUID;
  * only composes them: one {@link HistoryModel} for all, then every checker, in the order of {@link
  * Property}, into one {@link Verdict}.
  */
-final class HistoryChecker {
+public final class HistoryChecker {
   /** One per property, in the order of {@link Property} (the order of the report). */
   static final List<PropertyChecker> CHECKERS =
       List.of(

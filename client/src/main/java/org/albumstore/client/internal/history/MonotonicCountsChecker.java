@@ -1,10 +1,14 @@
-package org.albumstore.client.history;
+package org.albumstore.client.internal.history;
 
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.albumstore.client.history.Operation;
+import org.albumstore.client.history.Property;
+import org.albumstore.client.history.PropertyResult;
+import org.albumstore.client.history.Violation;
 
 /**
  * Monotonic counts: of one process and one album, a read that starts after another ended never

@@ -1,7 +1,10 @@
-package org.albumstore.client.history;
+package org.albumstore.client.internal.history;
 
 import java.util.ArrayList;
 import java.util.List;
+import org.albumstore.client.history.Property;
+import org.albumstore.client.history.PropertyResult;
+import org.albumstore.client.history.Violation;
 
 /**
  * No lost write: every acknowledged album and review is in PostgreSQL, and no counter is below the

@@ -1,7 +1,10 @@
-package org.albumstore.client.history;
+package org.albumstore.client.internal.history;
 
 import java.util.ArrayList;
 import java.util.List;
+import org.albumstore.client.history.Property;
+import org.albumstore.client.history.PropertyResult;
+import org.albumstore.client.history.Violation;
 
 /**
  * No phantom: nothing is in PostgreSQL that no request asked for. A refused write (every attempt a

@@ -1,4 +1,8 @@
-package org.albumstore.client.history;
+package org.albumstore.client.internal.history;
+
+import org.albumstore.client.history.Property;
+import org.albumstore.client.history.PropertyResult;
+import org.albumstore.client.history.Verdict;
 
 /**
  * Judges one {@link Property} of a history. Small and independent, in the manner of Jepsen's

@@ -1,8 +1,13 @@
-package org.albumstore.client.history;
+package org.albumstore.client.internal.history;
 
 import java.util.ArrayList;
 import java.util.List;
-import org.albumstore.client.stats.RequestType;
+import org.albumstore.client.RequestType;
+import org.albumstore.client.history.Operation;
+import org.albumstore.client.history.Property;
+import org.albumstore.client.history.PropertyResult;
+import org.albumstore.client.history.Validity;
+import org.albumstore.client.history.Violation;
 
 /**
  * Read-your-writes: every {@code GET /albums/{id}} sent after that album's POST got its 200 answers

@@ -1,4 +1,4 @@
-package org.albumstore.client.http;
+package org.albumstore.client.internal.http;
 
 import java.util.Optional;
 import org.albumstore.common.event.Vote;

@@ -1,4 +1,4 @@
-package org.albumstore.client.http;
+package org.albumstore.client.internal.http;
 
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
@@ -6,8 +6,10 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.util.Optional;
-import org.albumstore.client.stats.Completion;
-import org.albumstore.client.stats.RequestObserver;
+import org.albumstore.client.history.ApiRequest;
+import org.albumstore.client.history.AttemptLog;
+import org.albumstore.client.internal.stats.Completion;
+import org.albumstore.client.internal.stats.RequestObserver;
 import org.albumstore.common.event.AlbumProfile;
 import org.albumstore.common.event.Identifiers;
 import org.albumstore.common.event.Vote;

@@ -1,4 +1,4 @@
-package org.albumstore.client.http;
+package org.albumstore.client.internal.http;
 
 import java.io.IOException;
 import java.net.URI;
@@ -6,6 +6,8 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
+import org.albumstore.client.history.ApiRequest;
+import org.albumstore.client.history.ApiResponse;
 import org.albumstore.common.metrics.RequestStart;
 import org.apache.hc.client5.http.config.ConnectionConfig;
 import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;

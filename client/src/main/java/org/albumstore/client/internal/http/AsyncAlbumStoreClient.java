@@ -1,9 +1,11 @@
-package org.albumstore.client.http;
+package org.albumstore.client.internal.http;
 
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ScheduledExecutorService;
-import org.albumstore.client.stats.RequestObserver;
+import org.albumstore.client.history.ApiRequest;
+import org.albumstore.client.history.AttemptLog;
+import org.albumstore.client.internal.stats.RequestObserver;
 import org.albumstore.common.event.Vote;
 
 /**

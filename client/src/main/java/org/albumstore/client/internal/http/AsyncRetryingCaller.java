@@ -1,11 +1,13 @@
-package org.albumstore.client.http;
+package org.albumstore.client.internal.http;
 
 import java.io.IOException;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
-import org.albumstore.client.stats.RequestObserver;
+import org.albumstore.client.history.ApiRequest;
+import org.albumstore.client.history.AttemptLog;
+import org.albumstore.client.internal.stats.RequestObserver;
 
 /**
  * {@link RetryingCaller} without a waiting thread: the same rules (every non-2xx and every I/O

@@ -1,7 +1,9 @@
-package org.albumstore.client.http;
+package org.albumstore.client.internal.http;
 
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ScheduledExecutorService;
+import org.albumstore.client.history.ApiRequest;
+import org.albumstore.client.history.ApiResponse;
 
 /**
  * A transport that sends without blocking a thread: the seam for the event-loop workload. Tests

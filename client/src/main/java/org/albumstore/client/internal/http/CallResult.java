@@ -1,4 +1,7 @@
-package org.albumstore.client.http;
+package org.albumstore.client.internal.http;
+
+import org.albumstore.client.history.ApiRequest;
+import org.albumstore.client.history.ApiResponse;
 
 /**
  * The outcome of a logical request after all its attempts.

@@ -1,7 +1,8 @@
-package org.albumstore.client.http;
+package org.albumstore.client.internal.http;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import org.albumstore.client.history.ApiRequest;
 import org.apache.hc.client5.http.entity.mime.MultipartEntityBuilder;
 import org.apache.hc.core5.http.ContentType;
 import org.apache.hc.core5.http.HttpEntity;

@@ -1,4 +1,4 @@
-package org.albumstore.client.http;
+package org.albumstore.client.internal.http;
 
 import io.netty.bootstrap.Bootstrap;
 import io.netty.buffer.ByteBufUtil;
@@ -52,6 +52,8 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import org.albumstore.client.history.ApiRequest;
+import org.albumstore.client.history.ApiResponse;
 import org.albumstore.common.metrics.RequestStart;
 
 /**

@@ -1,10 +1,11 @@
-package org.albumstore.client.http;
+package org.albumstore.client.internal.http;
 
 import java.time.Duration;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeParseException;
 import java.util.concurrent.ThreadLocalRandom;
+import org.albumstore.client.history.ApiResponse;
 
 /**
  * How often and how long to wait before retrying a failed attempt.

@@ -1,8 +1,11 @@
-package org.albumstore.client.http;
+package org.albumstore.client.internal.http;
 
 import java.io.IOException;
 import java.time.Duration;
-import org.albumstore.client.stats.RequestObserver;
+import org.albumstore.client.history.ApiRequest;
+import org.albumstore.client.history.ApiResponse;
+import org.albumstore.client.history.AttemptLog;
+import org.albumstore.client.internal.stats.RequestObserver;
 
 /**
  * Sends a request until it succeeds or the retries run out.

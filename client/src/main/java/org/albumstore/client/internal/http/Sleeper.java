@@ -1,4 +1,4 @@
-package org.albumstore.client.http;
+package org.albumstore.client.internal.http;
 
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;

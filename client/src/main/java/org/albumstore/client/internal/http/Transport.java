@@ -1,6 +1,8 @@
-package org.albumstore.client.http;
+package org.albumstore.client.internal.http;
 
 import java.io.IOException;
+import org.albumstore.client.history.ApiRequest;
+import org.albumstore.client.history.ApiResponse;
 
 /**
  * Sends one attempt of a request. The seam between the retry logic and the wire: tests substitute a

@@ -1,4 +1,4 @@
-package org.albumstore.client.live;
+package org.albumstore.client.internal.live;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
@@ -14,10 +14,10 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.HistogramIterationValue;
-import org.albumstore.client.stats.IntervalSink;
-import org.albumstore.client.stats.IntervalStats;
-import org.albumstore.client.stats.RequestType;
-import org.albumstore.client.stats.RunStatistics;
+import org.albumstore.client.RequestType;
+import org.albumstore.client.internal.stats.IntervalSink;
+import org.albumstore.client.internal.stats.IntervalStats;
+import org.albumstore.client.internal.stats.RunStatistics;
 import org.albumstore.common.metrics.MetricNames;
 
 /**

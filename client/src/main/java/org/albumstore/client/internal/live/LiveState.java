@@ -1,4 +1,4 @@
-package org.albumstore.client.live;
+package org.albumstore.client.internal.live;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;

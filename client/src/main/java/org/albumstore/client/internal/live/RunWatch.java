@@ -1,4 +1,4 @@
-package org.albumstore.client.live;
+package org.albumstore.client.internal.live;
 
 import java.util.ArrayList;
 import java.util.EnumMap;
@@ -7,14 +7,14 @@ import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Supplier;
-import org.albumstore.client.stats.Completion;
-import org.albumstore.client.stats.IntervalSink;
-import org.albumstore.client.stats.IntervalStats;
-import org.albumstore.client.stats.Latencies;
-import org.albumstore.client.stats.QueueSample;
-import org.albumstore.client.stats.RequestObserver;
-import org.albumstore.client.stats.RequestType;
-import org.albumstore.client.stats.RunStatistics;
+import org.albumstore.client.QueueSample;
+import org.albumstore.client.RequestType;
+import org.albumstore.client.internal.stats.Completion;
+import org.albumstore.client.internal.stats.IntervalSink;
+import org.albumstore.client.internal.stats.IntervalStats;
+import org.albumstore.client.internal.stats.Latencies;
+import org.albumstore.client.internal.stats.RequestObserver;
+import org.albumstore.client.internal.stats.RunStatistics;
 
 /**
  * What a run shows while it runs, for {@code --metrics-port} and {@code --live}: its phase, the

@@ -1,7 +1,8 @@
-package org.albumstore.client.merge;
+package org.albumstore.client.internal.merge;
 
 import java.io.IOException;
 import java.io.PrintStream;
+import org.albumstore.client.MergedSummary;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine;

@@ -1,4 +1,4 @@
-package org.albumstore.client.merge;
+package org.albumstore.client.internal.merge;
 
 import java.nio.file.Path;
 import java.util.List;

@@ -1,4 +1,4 @@
-package org.albumstore.client.merge;
+package org.albumstore.client.internal.merge;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -12,13 +12,14 @@ import java.util.TreeMap;
 import org.HdrHistogram.EncodableHistogram;
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.HistogramLogReader;
-import org.albumstore.client.report.JsonSummary;
-import org.albumstore.client.report.RunSummary;
-import org.albumstore.client.stats.IntervalLogs;
-import org.albumstore.client.stats.Latencies;
-import org.albumstore.client.stats.RequestType;
-import org.albumstore.client.stats.RunStatistics;
-import org.albumstore.client.stats.TypeStats;
+import org.albumstore.client.JsonSummary;
+import org.albumstore.client.MergedSummary;
+import org.albumstore.client.RequestType;
+import org.albumstore.client.RunSummary;
+import org.albumstore.client.TypeStats;
+import org.albumstore.client.internal.stats.IntervalLogs;
+import org.albumstore.client.internal.stats.Latencies;
+import org.albumstore.client.internal.stats.RunStatistics;
 
 /**
  * Combines the figures of several clients' runs of one test: counts and rates add up; latency

@@ -1,4 +1,4 @@
-package org.albumstore.client.report;
+package org.albumstore.client.internal.report;
 
 import java.awt.BasicStroke;
 import java.awt.Color;
@@ -13,8 +13,8 @@ import java.io.IOException;
 import java.util.List;
 import java.util.Locale;
 import javax.imageio.ImageIO;
-import org.albumstore.client.stats.RequestType;
-import org.albumstore.client.stats.TimelineRow;
+import org.albumstore.client.RequestType;
+import org.albumstore.client.internal.stats.TimelineRow;
 
 /**
  * {@code chart.png}: three panels over the run's seconds — throughput, latency (p99 and p50 of

@@ -1,15 +1,16 @@
-package org.albumstore.client.report;
+package org.albumstore.client.internal.report;
 
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import org.albumstore.client.check.Comparison;
-import org.albumstore.client.check.ThresholdResult;
-import org.albumstore.client.stats.StepRow;
-import org.albumstore.client.stats.TypeStats;
-import org.albumstore.client.tiers.TierTableText;
-import org.albumstore.client.verify.Mismatch;
+import org.albumstore.client.RunSummary;
+import org.albumstore.client.TypeStats;
+import org.albumstore.client.internal.check.Comparison;
+import org.albumstore.client.internal.check.ThresholdResult;
+import org.albumstore.client.internal.stats.StepRow;
+import org.albumstore.client.internal.tiers.TierTableText;
+import org.albumstore.client.internal.verify.Mismatch;
 
 /**
  * The final report as plain-text tables for stdout. The words and the order of the lines are a

@@ -1,4 +1,4 @@
-package org.albumstore.client.report;
+package org.albumstore.client.internal.report;
 
 import java.io.BufferedWriter;
 import java.io.IOException;
@@ -11,10 +11,10 @@ import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
-import org.albumstore.client.stats.Completion;
-import org.albumstore.client.stats.RequestObserver;
-import org.albumstore.client.stats.RequestType;
-import org.albumstore.client.stats.RunClock;
+import org.albumstore.client.RequestType;
+import org.albumstore.client.internal.stats.Completion;
+import org.albumstore.client.internal.stats.RequestObserver;
+import org.albumstore.client.internal.stats.RunClock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

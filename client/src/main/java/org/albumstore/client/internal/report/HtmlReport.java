@@ -1,10 +1,11 @@
-package org.albumstore.client.report;
+package org.albumstore.client.internal.report;
 
 import java.util.Base64;
 import java.util.Locale;
-import org.albumstore.client.stats.TypeStats;
-import org.albumstore.client.tiers.TierTableHtml;
-import org.albumstore.client.verify.Mismatch;
+import org.albumstore.client.RunSummary;
+import org.albumstore.client.TypeStats;
+import org.albumstore.client.internal.tiers.TierTableHtml;
+import org.albumstore.client.internal.verify.Mismatch;
 
 /**
  * {@code report.html}: the run's tables and chart in one self-contained file (the chart is embedded

@@ -1,4 +1,4 @@
-package org.albumstore.client.report;
+package org.albumstore.client.internal.report;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -6,7 +6,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
-import org.albumstore.client.stats.StepRow;
+import org.albumstore.client.internal.stats.StepRow;
 
 /** {@code steps.csv}: the writes of each {@code --rate-steps} step (or ramp row), one row each. */
 public final class StepsCsv {

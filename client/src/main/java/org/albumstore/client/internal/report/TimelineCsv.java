@@ -1,4 +1,4 @@
-package org.albumstore.client.report;
+package org.albumstore.client.internal.report;
 
 import java.io.BufferedWriter;
 import java.io.IOException;
@@ -7,10 +7,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Locale;
 import java.util.function.Consumer;
-import org.albumstore.client.stats.IntervalStats;
-import org.albumstore.client.stats.QueueSample;
-import org.albumstore.client.stats.RequestType;
-import org.albumstore.client.stats.TimelineRow;
+import org.albumstore.client.QueueSample;
+import org.albumstore.client.RequestType;
+import org.albumstore.client.internal.stats.IntervalStats;
+import org.albumstore.client.internal.stats.TimelineRow;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

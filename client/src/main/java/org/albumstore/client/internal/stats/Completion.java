@@ -1,4 +1,6 @@
-package org.albumstore.client.stats;
+package org.albumstore.client.internal.stats;
+
+import org.albumstore.client.RequestType;
 
 /**
  * One finished logical request, as the statistics and the per-request CSV see it.

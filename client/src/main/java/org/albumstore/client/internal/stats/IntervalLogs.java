@@ -1,4 +1,4 @@
-package org.albumstore.client.stats;
+package org.albumstore.client.internal.stats;
 
 import java.io.FileNotFoundException;
 import java.io.IOException;
@@ -7,6 +7,7 @@ import java.util.EnumMap;
 import java.util.Locale;
 import java.util.Map;
 import org.HdrHistogram.HistogramLogWriter;
+import org.albumstore.client.RequestType;
 
 /**
  * The run's latency histograms as HdrHistogram interval logs, one {@code .hlog} per request type

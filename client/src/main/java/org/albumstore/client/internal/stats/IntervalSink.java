@@ -1,4 +1,4 @@
-package org.albumstore.client.stats;
+package org.albumstore.client.internal.stats;
 
 /** Takes each closed interval of the timeline, on the timeline's thread. */
 public interface IntervalSink {

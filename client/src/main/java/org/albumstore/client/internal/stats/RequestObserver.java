@@ -1,6 +1,7 @@
-package org.albumstore.client.stats;
+package org.albumstore.client.internal.stats;
 
 import java.util.List;
+import org.albumstore.client.RequestType;
 
 /**
  * Told about every finished request and every retried attempt. Called on the hot path from many

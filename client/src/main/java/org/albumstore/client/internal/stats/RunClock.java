@@ -1,4 +1,4 @@
-package org.albumstore.client.stats;
+package org.albumstore.client.internal.stats;
 
 /**
  * Converts {@link System#nanoTime()} readings (monotonic, used for every latency) into wall-clock

@@ -1,10 +1,12 @@
-package org.albumstore.client.stats;
+package org.albumstore.client.internal.stats;
 
 import java.util.Collections;
 import java.util.EnumMap;
 import java.util.Map;
 import java.util.TreeMap;
 import org.HdrHistogram.Histogram;
+import org.albumstore.client.RequestType;
+import org.albumstore.client.TypeStats;
 
 /**
  * The run's statistics: one {@link TypeRecorder} per request type, fed by every load thread, read

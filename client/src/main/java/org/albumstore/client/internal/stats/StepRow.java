@@ -1,4 +1,4 @@
-package org.albumstore.client.stats;
+package org.albumstore.client.internal.stats;
 
 /**
  * The writes of one {@code --rate-steps} step: what was asked, what was achieved, and latency.

@@ -1,4 +1,4 @@
-package org.albumstore.client.stats;
+package org.albumstore.client.internal.stats;
 
 import java.util.ArrayList;
 import java.util.List;

@@ -1,4 +1,4 @@
-package org.albumstore.client.stats;
+package org.albumstore.client.internal.stats;
 
 import java.io.PrintStream;
 import java.util.ArrayList;
@@ -9,6 +9,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
+import org.albumstore.client.QueueSample;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

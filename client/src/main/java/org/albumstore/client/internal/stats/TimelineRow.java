@@ -1,6 +1,8 @@
-package org.albumstore.client.stats;
+package org.albumstore.client.internal.stats;
 
 import java.util.Map;
+import org.albumstore.client.QueueSample;
+import org.albumstore.client.RequestType;
 
 /**
  * One second of the run.

@@ -1,4 +1,4 @@
-package org.albumstore.client.tiers;
+package org.albumstore.client.internal.tiers;
 
 import java.io.IOException;
 import java.net.URI;

@@ -1,4 +1,4 @@
-package org.albumstore.client.tiers;
+package org.albumstore.client.internal.tiers;
 
 import java.util.List;
 

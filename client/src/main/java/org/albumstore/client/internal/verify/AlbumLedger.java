@@ -1,4 +1,4 @@
-package org.albumstore.client.verify;
+package org.albumstore.client.internal.verify;
 
 import java.util.ArrayList;
 import java.util.List;

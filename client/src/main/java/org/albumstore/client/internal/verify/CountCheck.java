@@ -1,6 +1,6 @@
-package org.albumstore.client.verify;
+package org.albumstore.client.internal.verify;
 
-import org.albumstore.client.http.ReviewCounts;
+import org.albumstore.client.internal.http.ReviewCounts;
 
 /** Compares what the server reports for one album with what the client was acknowledged. */
 final class CountCheck {

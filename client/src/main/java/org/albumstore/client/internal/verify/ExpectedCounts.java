@@ -1,4 +1,4 @@
-package org.albumstore.client.verify;
+package org.albumstore.client.internal.verify;
 
 /**
  * What one album's counters should read once every write has been applied.

@@ -1,4 +1,4 @@
-package org.albumstore.client.verify;
+package org.albumstore.client.internal.verify;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -12,9 +12,9 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.albumstore.client.http.AlbumStoreApi;
-import org.albumstore.client.http.ReviewCounts;
-import org.albumstore.client.http.Sleeper;
+import org.albumstore.client.internal.http.AlbumStoreApi;
+import org.albumstore.client.internal.http.ReviewCounts;
+import org.albumstore.client.internal.http.Sleeper;
 
 /**
  * Reads back every created album's counters and compares them with what was acknowledged.

@@ -1,4 +1,4 @@
-package org.albumstore.client.workload;
+package org.albumstore.client.internal.workload;
 
 /**
  * When may the next request go? In the closed model (the default) at once: each thread sends when

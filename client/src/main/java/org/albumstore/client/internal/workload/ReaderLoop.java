@@ -1,9 +1,9 @@
-package org.albumstore.client.workload;
+package org.albumstore.client.internal.workload;
 
 import java.time.Duration;
 import java.util.function.BooleanSupplier;
-import org.albumstore.client.http.AlbumStoreApi;
-import org.albumstore.client.http.Sleeper;
+import org.albumstore.client.internal.http.AlbumStoreApi;
+import org.albumstore.client.internal.http.Sleeper;
 
 /**
  * One reader thread: {@code GET /review/{albumID}} on random recently created albums, back to back,

@@ -1,13 +1,13 @@
-package org.albumstore.client.workload;
+package org.albumstore.client.internal.workload;
 
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
-import org.albumstore.client.http.AsyncAlbumStoreApi;
-import org.albumstore.client.http.IdempotencyKeys;
-import org.albumstore.client.verify.LedgerSegment;
+import org.albumstore.client.internal.http.AsyncAlbumStoreApi;
+import org.albumstore.client.internal.http.IdempotencyKeys;
+import org.albumstore.client.internal.verify.LedgerSegment;
 import org.albumstore.common.event.Vote;
 
 /**

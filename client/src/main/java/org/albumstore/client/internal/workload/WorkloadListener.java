@@ -1,4 +1,4 @@
-package org.albumstore.client.workload;
+package org.albumstore.client.internal.workload;
 
 /**
  * Told about the scheduler's milestones, in order, from the scheduler's threads. The run logs them;

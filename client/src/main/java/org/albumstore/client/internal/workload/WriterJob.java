@@ -1,8 +1,8 @@
-package org.albumstore.client.workload;
+package org.albumstore.client.internal.workload;
 
 import java.util.function.BooleanSupplier;
-import org.albumstore.client.http.IdempotencyKeys;
-import org.albumstore.client.verify.LedgerSegment;
+import org.albumstore.client.internal.http.IdempotencyKeys;
+import org.albumstore.client.internal.verify.LedgerSegment;
 
 /**
  * What one writer does, whether it runs as a {@link WriterLoop} on a thread of its own or as a

@@ -1,10 +1,10 @@
-package org.albumstore.client.workload;
+package org.albumstore.client.internal.workload;
 
 import java.util.Optional;
 import java.util.function.BooleanSupplier;
-import org.albumstore.client.http.AlbumStoreApi;
-import org.albumstore.client.http.IdempotencyKeys;
-import org.albumstore.client.verify.LedgerSegment;
+import org.albumstore.client.internal.http.AlbumStoreApi;
+import org.albumstore.client.internal.http.IdempotencyKeys;
+import org.albumstore.client.internal.verify.LedgerSegment;
 import org.albumstore.common.event.Vote;
 
 /**

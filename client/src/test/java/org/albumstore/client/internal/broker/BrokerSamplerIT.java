@@ -1,4 +1,4 @@
-package org.albumstore.client.broker;
+package org.albumstore.client.internal.broker;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -10,8 +10,9 @@ import com.rabbitmq.client.MessageProperties;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
-import org.albumstore.client.http.Sleeper;
-import org.albumstore.client.stats.QueueSample;
+import org.albumstore.client.ManagementApiProbe;
+import org.albumstore.client.QueueSample;
+import org.albumstore.client.internal.http.Sleeper;
 import org.albumstore.common.amqp.AmqpConnections;
 import org.albumstore.common.amqp.Topology;
 import org.albumstore.common.config.AmqpSettings;

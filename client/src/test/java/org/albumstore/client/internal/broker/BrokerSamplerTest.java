@@ -1,11 +1,11 @@
-package org.albumstore.client.broker;
+package org.albumstore.client.internal.broker;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
-import org.albumstore.client.stats.QueueSample;
+import org.albumstore.client.QueueSample;
 import org.junit.jupiter.api.Test;
 
 class BrokerSamplerTest {

@@ -1,10 +1,10 @@
-package org.albumstore.client.check;
+package org.albumstore.client.internal.check;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
 import java.util.Map;
-import org.albumstore.client.stats.TypeStats;
+import org.albumstore.client.TypeStats;
 import org.junit.jupiter.api.Test;
 
 class ComparisonTest {

@@ -1,9 +1,9 @@
-package org.albumstore.client.check;
+package org.albumstore.client.internal.check;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
-import org.albumstore.client.stats.TypeStats;
+import org.albumstore.client.TypeStats;
 import org.junit.jupiter.api.Test;
 
 class ThresholdTest {

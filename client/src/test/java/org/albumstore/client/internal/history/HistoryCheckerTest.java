@@ -1,4 +1,4 @@
-package org.albumstore.client.history;
+package org.albumstore.client.internal.history;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -6,6 +6,12 @@ import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import org.albumstore.client.history.History;
+import org.albumstore.client.history.Operation;
+import org.albumstore.client.history.Property;
+import org.albumstore.client.history.Validity;
+import org.albumstore.client.history.Verdict;
+import org.albumstore.client.history.Violation;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -179,7 +185,7 @@ class HistoryCheckerTest {
         new Operation(
             99,
             "r0",
-            org.albumstore.client.stats.RequestType.GET_ALBUM,
+            org.albumstore.client.RequestType.GET_ALBUM,
             null,
             ALBUM,
             200,

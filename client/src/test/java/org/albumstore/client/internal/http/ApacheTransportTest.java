@@ -1,4 +1,4 @@
-package org.albumstore.client.http;
+package org.albumstore.client.internal.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -8,7 +8,8 @@ import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Optional;
-import org.albumstore.client.stats.RequestObserver;
+import org.albumstore.client.history.ApiRequest;
+import org.albumstore.client.internal.stats.RequestObserver;
 import org.albumstore.client.testing.StandInAlbumStore;
 import org.albumstore.common.event.Vote;
 import org.junit.jupiter.api.AfterAll;

@@ -1,4 +1,4 @@
-package org.albumstore.client.http;
+package org.albumstore.client.internal.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -16,9 +16,11 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
-import org.albumstore.client.stats.Completion;
-import org.albumstore.client.stats.RequestObserver;
-import org.albumstore.client.stats.RequestType;
+import org.albumstore.client.RequestType;
+import org.albumstore.client.history.ApiRequest;
+import org.albumstore.client.history.ApiResponse;
+import org.albumstore.client.internal.stats.Completion;
+import org.albumstore.client.internal.stats.RequestObserver;
 import org.albumstore.common.event.Vote;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;

@@ -1,4 +1,4 @@
-package org.albumstore.client.http;
+package org.albumstore.client.internal.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -22,7 +22,9 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.IntStream;
-import org.albumstore.client.stats.RequestObserver;
+import org.albumstore.client.history.ApiRequest;
+import org.albumstore.client.history.ApiResponse;
+import org.albumstore.client.internal.stats.RequestObserver;
 import org.albumstore.client.testing.StandInAlbumStore;
 import org.albumstore.common.event.Vote;
 import org.albumstore.common.metrics.RequestStart;

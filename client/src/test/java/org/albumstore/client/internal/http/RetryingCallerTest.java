@@ -1,4 +1,4 @@
-package org.albumstore.client.http;
+package org.albumstore.client.internal.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -11,10 +11,12 @@ import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
 import java.util.Optional;
-import org.albumstore.client.stats.Completion;
-import org.albumstore.client.stats.RequestObserver;
-import org.albumstore.client.stats.RequestType;
-import org.albumstore.client.stats.RunStatistics;
+import org.albumstore.client.RequestType;
+import org.albumstore.client.history.ApiRequest;
+import org.albumstore.client.history.ApiResponse;
+import org.albumstore.client.internal.stats.Completion;
+import org.albumstore.client.internal.stats.RequestObserver;
+import org.albumstore.client.internal.stats.RunStatistics;
 import org.albumstore.common.event.Vote;
 import org.junit.jupiter.api.Test;
 

@@ -1,4 +1,4 @@
-package org.albumstore.client.live;
+package org.albumstore.client.internal.live;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;

@@ -1,4 +1,4 @@
-package org.albumstore.client.merge;
+package org.albumstore.client.internal.merge;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -12,9 +12,10 @@ import java.util.List;
 import java.util.Map;
 import org.albumstore.client.ClientMain;
 import org.albumstore.client.ClientResult;
-import org.albumstore.client.report.JsonSummary;
-import org.albumstore.client.stats.IntervalLogs;
-import org.albumstore.client.stats.RequestType;
+import org.albumstore.client.JsonSummary;
+import org.albumstore.client.MergedSummary;
+import org.albumstore.client.RequestType;
+import org.albumstore.client.internal.stats.IntervalLogs;
 import org.albumstore.client.testing.StandInAlbumStore;
 import org.albumstore.common.config.Env;
 import org.junit.jupiter.api.AfterEach;

@@ -1,4 +1,4 @@
-package org.albumstore.client.report;
+package org.albumstore.client.internal.report;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

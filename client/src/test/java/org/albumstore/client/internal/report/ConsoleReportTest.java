@@ -1,8 +1,9 @@
-package org.albumstore.client.report;
+package org.albumstore.client.internal.report;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
+import org.albumstore.client.RunSummary;
 import org.junit.jupiter.api.Test;
 
 class ConsoleReportTest {

@@ -1,4 +1,4 @@
-package org.albumstore.client.report;
+package org.albumstore.client.internal.report;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -6,9 +6,9 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import org.albumstore.client.stats.Completion;
-import org.albumstore.client.stats.RequestType;
-import org.albumstore.client.stats.RunClock;
+import org.albumstore.client.RequestType;
+import org.albumstore.client.internal.stats.Completion;
+import org.albumstore.client.internal.stats.RunClock;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

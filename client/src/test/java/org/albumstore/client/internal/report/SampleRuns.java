@@ -1,4 +1,4 @@
-package org.albumstore.client.report;
+package org.albumstore.client.internal.report;
 
 import java.util.ArrayList;
 import java.util.EnumMap;
@@ -6,27 +6,28 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import org.albumstore.client.stats.IntervalStats;
-import org.albumstore.client.stats.QueueSample;
-import org.albumstore.client.stats.RequestType;
-import org.albumstore.client.stats.TimelineRow;
-import org.albumstore.client.stats.TypeStats;
-import org.albumstore.client.tiers.Histogram;
-import org.albumstore.client.tiers.TierCalculator;
-import org.albumstore.client.tiers.TierReadings;
-import org.albumstore.client.tiers.TierTable;
-import org.albumstore.client.verify.Mismatch;
+import org.albumstore.client.QueueSample;
+import org.albumstore.client.RequestType;
+import org.albumstore.client.RunSummary;
+import org.albumstore.client.TypeStats;
+import org.albumstore.client.internal.stats.IntervalStats;
+import org.albumstore.client.internal.stats.TimelineRow;
+import org.albumstore.client.internal.tiers.Histogram;
+import org.albumstore.client.internal.tiers.TierCalculator;
+import org.albumstore.client.internal.tiers.TierReadings;
+import org.albumstore.client.internal.tiers.TierTable;
+import org.albumstore.client.internal.verify.Mismatch;
 
 /** Known summaries and timelines for the report tests. */
-final class SampleRuns {
+public final class SampleRuns {
   private SampleRuns() {}
 
-  static TypeStats stats(String type, long ok, long failed) {
+  public static TypeStats stats(String type, long ok, long failed) {
     return new TypeStats(
         type, ok + failed, ok, failed, 3, ok / 2.0, 2.5, 0.8, 2.1, 4.4, 6.0, 9.5, 12.0);
   }
 
-  static RunSummary summary(long mismatches) {
+  public static RunSummary summary(long mismatches) {
     List<Mismatch> shown = new ArrayList<>();
     for (int i = 0; i < Math.min(mismatches, 2); i++) {
       shown.add(new Mismatch("album-" + i, "likes 1 (expected 2)"));
@@ -108,7 +109,7 @@ final class SampleRuns {
   }
 
   /** A time-per-tier table with every row known: a 2.5 ms client mean, 2.0 ms of it servlet. */
-  static TierTable tiers() {
+  public static TierTable tiers() {
     Map<String, Histogram> server = new HashMap<>();
     server.put("arrival", one(0.0003, 3999));
     server.put("validate", one(0.0002, 3999));
@@ -134,7 +135,7 @@ final class SampleRuns {
   }
 
   /** {@code n} samples of {@code seconds} each, in a bucket ending just above. */
-  static Histogram one(double seconds, long n) {
+  public static Histogram one(double seconds, long n) {
     TreeMap<Double, Double> b = new TreeMap<>();
     b.put(seconds / 2, 0.0);
     b.put(seconds * 1.1, (double) n);
@@ -146,7 +147,7 @@ final class SampleRuns {
    * {@code seconds} rows: rising throughput, a latency spike in the middle, a queue that fills and
    * drains.
    */
-  static List<TimelineRow> timeline(int seconds) {
+  public static List<TimelineRow> timeline(int seconds) {
     List<TimelineRow> rows = new ArrayList<>();
     for (int s = 1; s <= seconds; s++) {
       Map<RequestType, IntervalStats> types = new EnumMap<>(RequestType.class);

@@ -1,4 +1,4 @@
-package org.albumstore.client.report;
+package org.albumstore.client.internal.report;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -8,7 +8,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import javax.imageio.ImageIO;
 import org.HdrHistogram.Histogram;
-import org.albumstore.client.stats.Latencies;
+import org.albumstore.client.internal.stats.Latencies;
 import org.junit.jupiter.api.Test;
 
 class SpectrumChartTest {

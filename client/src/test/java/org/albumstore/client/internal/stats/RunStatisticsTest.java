@@ -1,10 +1,12 @@
-package org.albumstore.client.stats;
+package org.albumstore.client.internal.stats;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
 import java.util.ArrayList;
 import java.util.List;
+import org.albumstore.client.RequestType;
+import org.albumstore.client.TypeStats;
 import org.junit.jupiter.api.Test;
 
 class RunStatisticsTest {

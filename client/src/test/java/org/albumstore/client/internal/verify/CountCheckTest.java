@@ -1,8 +1,8 @@
-package org.albumstore.client.verify;
+package org.albumstore.client.internal.verify;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import org.albumstore.client.http.ReviewCounts;
+import org.albumstore.client.internal.http.ReviewCounts;
 import org.junit.jupiter.api.Test;
 
 class CountCheckTest {

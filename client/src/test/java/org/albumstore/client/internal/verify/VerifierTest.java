@@ -1,4 +1,4 @@
-package org.albumstore.client.verify;
+package org.albumstore.client.internal.verify;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -7,9 +7,9 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.albumstore.client.http.AlbumStoreApi;
-import org.albumstore.client.http.ReviewCounts;
-import org.albumstore.client.http.Sleeper;
+import org.albumstore.client.internal.http.AlbumStoreApi;
+import org.albumstore.client.internal.http.ReviewCounts;
+import org.albumstore.client.internal.http.Sleeper;
 import org.albumstore.common.event.Vote;
 import org.junit.jupiter.api.Test;
 

@@ -1,4 +1,4 @@
-package org.albumstore.client.workload;
+package org.albumstore.client.internal.workload;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

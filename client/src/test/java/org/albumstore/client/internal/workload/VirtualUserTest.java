@@ -1,4 +1,4 @@
-package org.albumstore.client.workload;
+package org.albumstore.client.internal.workload;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -11,11 +11,11 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import org.albumstore.client.http.AsyncAlbumStoreApi;
-import org.albumstore.client.http.IdempotencyKeys;
-import org.albumstore.client.http.ReviewCounts;
-import org.albumstore.client.verify.ExpectedCounts;
-import org.albumstore.client.verify.LedgerSegment;
+import org.albumstore.client.internal.http.AsyncAlbumStoreApi;
+import org.albumstore.client.internal.http.IdempotencyKeys;
+import org.albumstore.client.internal.http.ReviewCounts;
+import org.albumstore.client.internal.verify.ExpectedCounts;
+import org.albumstore.client.internal.verify.LedgerSegment;
 import org.albumstore.common.event.Vote;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;

@@ -1,4 +1,4 @@
-package org.albumstore.client.workload;
+package org.albumstore.client.internal.workload;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -18,16 +18,16 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
-import org.albumstore.client.http.AlbumImage;
-import org.albumstore.client.http.AsyncAlbumStoreClient;
-import org.albumstore.client.http.AsyncTransport;
-import org.albumstore.client.http.IdempotencyKeys;
-import org.albumstore.client.http.RetryPolicy;
-import org.albumstore.client.http.TransportKind;
-import org.albumstore.client.stats.Completion;
-import org.albumstore.client.stats.RequestObserver;
-import org.albumstore.client.verify.ExpectedCounts;
-import org.albumstore.client.verify.LedgerSegment;
+import org.albumstore.client.internal.http.AlbumImage;
+import org.albumstore.client.internal.http.AsyncAlbumStoreClient;
+import org.albumstore.client.internal.http.AsyncTransport;
+import org.albumstore.client.internal.http.IdempotencyKeys;
+import org.albumstore.client.internal.http.RetryPolicy;
+import org.albumstore.client.internal.http.TransportKind;
+import org.albumstore.client.internal.stats.Completion;
+import org.albumstore.client.internal.stats.RequestObserver;
+import org.albumstore.client.internal.verify.ExpectedCounts;
+import org.albumstore.client.internal.verify.LedgerSegment;
 import org.junit.jupiter.api.Test;
 
 /**

@@ -1,15 +1,15 @@
-package org.albumstore.client.workload;
+package org.albumstore.client.internal.workload;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import org.albumstore.client.http.AlbumStoreApi;
-import org.albumstore.client.http.IdempotencyKeys;
-import org.albumstore.client.http.ReviewCounts;
-import org.albumstore.client.verify.ExpectedCounts;
-import org.albumstore.client.verify.LedgerSegment;
+import org.albumstore.client.internal.http.AlbumStoreApi;
+import org.albumstore.client.internal.http.IdempotencyKeys;
+import org.albumstore.client.internal.http.ReviewCounts;
+import org.albumstore.client.internal.verify.ExpectedCounts;
+import org.albumstore.client.internal.verify.LedgerSegment;
 import org.albumstore.common.event.Identifiers;
 import org.albumstore.common.event.Vote;
 import org.junit.jupiter.api.Test;

@@ -1,4 +1,4 @@
-package org.albumstore.consumer.amqp;
+package org.albumstore.consumer.internal.amqp;
 
 import com.rabbitmq.client.Connection;
 import java.io.IOException;

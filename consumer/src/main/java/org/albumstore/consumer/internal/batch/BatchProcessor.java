@@ -1,4 +1,4 @@
-package org.albumstore.consumer.batch;
+package org.albumstore.consumer.internal.batch;
 
 import com.rabbitmq.client.Delivery;
 import java.io.IOException;
@@ -12,15 +12,15 @@ import org.albumstore.common.event.EventCodec;
 import org.albumstore.common.event.InvalidMessageException;
 import org.albumstore.common.event.WriteBundle;
 import org.albumstore.common.tls.TlsFailures;
-import org.albumstore.consumer.amqp.ArrivedDelivery;
-import org.albumstore.consumer.amqp.CommitAnnouncer;
-import org.albumstore.consumer.amqp.DeadLetterPublisher;
-import org.albumstore.consumer.metrics.ConsumerMetrics;
-import org.albumstore.consumer.retry.Backoff;
-import org.albumstore.consumer.retry.OutageLog;
+import org.albumstore.consumer.internal.amqp.ArrivedDelivery;
+import org.albumstore.consumer.internal.amqp.CommitAnnouncer;
+import org.albumstore.consumer.internal.amqp.DeadLetterPublisher;
+import org.albumstore.consumer.internal.metrics.ConsumerMetrics;
+import org.albumstore.consumer.internal.retry.Backoff;
+import org.albumstore.consumer.internal.retry.OutageLog;
+import org.albumstore.consumer.internal.retry.SqlErrors;
 import org.albumstore.consumer.sql.Aggregate;
 import org.albumstore.consumer.sql.AggregateWriter;
-import org.albumstore.consumer.sql.SqlErrors;
 import org.albumstore.consumer.sql.WriteResult;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

@@ -1,4 +1,4 @@
-package org.albumstore.consumer.batch;
+package org.albumstore.consumer.internal.batch;
 
 import java.util.function.BooleanSupplier;
 import java.util.function.LongSupplier;

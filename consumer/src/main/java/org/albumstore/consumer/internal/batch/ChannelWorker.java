@@ -1,4 +1,4 @@
-package org.albumstore.consumer.batch;
+package org.albumstore.consumer.internal.batch;
 
 import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.Connection;
@@ -9,9 +9,9 @@ import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeoutException;
 import org.albumstore.common.config.AmqpSettings;
-import org.albumstore.consumer.amqp.ArrivedDelivery;
-import org.albumstore.consumer.amqp.DeadLetterPublisher;
-import org.albumstore.consumer.metrics.ConsumerMetrics;
+import org.albumstore.consumer.internal.amqp.ArrivedDelivery;
+import org.albumstore.consumer.internal.amqp.DeadLetterPublisher;
+import org.albumstore.consumer.internal.metrics.ConsumerMetrics;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

@@ -1,9 +1,9 @@
-package org.albumstore.consumer.batch;
+package org.albumstore.consumer.internal.batch;
 
 import org.albumstore.common.config.AmqpSettings;
-import org.albumstore.consumer.amqp.CommitAnnouncer;
-import org.albumstore.consumer.metrics.ConsumerMetrics;
-import org.albumstore.consumer.retry.OutageLog;
+import org.albumstore.consumer.internal.amqp.CommitAnnouncer;
+import org.albumstore.consumer.internal.metrics.ConsumerMetrics;
+import org.albumstore.consumer.internal.retry.OutageLog;
 import org.albumstore.consumer.sql.AggregateWriter;
 
 /**

@@ -1,4 +1,4 @@
-package org.albumstore.consumer.ledger;
+package org.albumstore.consumer.internal.ledger;
 
 import com.zaxxer.hikari.HikariDataSource;
 import io.micrometer.core.instrument.FunctionCounter;
@@ -14,6 +14,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
+import org.albumstore.consumer.LedgerRetention;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

@@ -1,4 +1,4 @@
-package org.albumstore.consumer.metrics;
+package org.albumstore.consumer.internal.metrics;
 
 import java.util.function.BooleanSupplier;
 

@@ -1,4 +1,4 @@
-package org.albumstore.consumer.metrics;
+package org.albumstore.consumer.internal.metrics;
 
 import com.rabbitmq.client.ConnectionFactory;
 import com.zaxxer.hikari.HikariDataSource;
@@ -13,6 +13,7 @@ import java.util.function.ToLongFunction;
 import org.albumstore.common.metrics.ConsumerStage;
 import org.albumstore.common.metrics.MetricNames;
 import org.albumstore.common.metrics.ServiceMeters;
+import org.albumstore.consumer.ConsumerCounters;
 import org.albumstore.consumer.sql.WriteResult;
 
 /**
@@ -40,7 +41,7 @@ import org.albumstore.consumer.sql.WriteResult;
  *   <li>{@code albumstore_consumer_ledger_pruned_total}: ledger rows deleted once expired, {@code
  *       albumstore_consumer_ledger_pruned_timestamp_seconds} and {@code
  *       albumstore_consumer_ledger_retention_seconds} ({@link
- *       org.albumstore.consumer.ledger.LedgerPruner});
+ *       org.albumstore.consumer.internal.ledger.LedgerPruner});
  *   <li>{@code albumstore_consumer_announcements_total{outcome}}: commits announced to the servers
  *       or dropped (registered by {@code amqp.CommitAnnouncer} in this registry);
  *   <li>{@code albumstore_consumer_ready}: 1 while {@code GET /health} answers 200, else 0 ({@link

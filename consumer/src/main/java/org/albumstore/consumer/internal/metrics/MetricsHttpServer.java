@@ -1,4 +1,4 @@
-package org.albumstore.consumer.metrics;
+package org.albumstore.consumer.internal.metrics;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;

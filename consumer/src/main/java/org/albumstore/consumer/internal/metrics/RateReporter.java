@@ -1,9 +1,10 @@
-package org.albumstore.consumer.metrics;
+package org.albumstore.consumer.internal.metrics;
 
 import java.util.Locale;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import org.albumstore.consumer.ConsumerCounters;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

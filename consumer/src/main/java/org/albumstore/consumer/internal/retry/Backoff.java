@@ -1,4 +1,4 @@
-package org.albumstore.consumer.retry;
+package org.albumstore.consumer.internal.retry;
 
 /**
  * Exponential back-off between retries of the same work: {@value #INITIAL_MILLIS} ms, doubling up

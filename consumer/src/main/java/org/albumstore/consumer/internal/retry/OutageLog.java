@@ -1,4 +1,4 @@
-package org.albumstore.consumer.retry;
+package org.albumstore.consumer.internal.retry;
 
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;

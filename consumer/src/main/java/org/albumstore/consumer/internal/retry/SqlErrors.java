@@ -1,4 +1,4 @@
-package org.albumstore.consumer.sql;
+package org.albumstore.consumer.internal.retry;
 
 import java.sql.SQLException;
 import java.sql.SQLRecoverableException;

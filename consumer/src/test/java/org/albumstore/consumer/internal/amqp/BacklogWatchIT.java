@@ -1,4 +1,4 @@
-package org.albumstore.consumer.amqp;
+package org.albumstore.consumer.internal.amqp;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

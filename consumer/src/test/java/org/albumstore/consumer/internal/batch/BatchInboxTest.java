@@ -1,4 +1,4 @@
-package org.albumstore.consumer.batch;
+package org.albumstore.consumer.internal.batch;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

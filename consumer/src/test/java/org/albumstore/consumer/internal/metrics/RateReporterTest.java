@@ -1,7 +1,8 @@
-package org.albumstore.consumer.metrics;
+package org.albumstore.consumer.internal.metrics;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import org.albumstore.consumer.ConsumerCounters;
 import org.junit.jupiter.api.Test;
 
 class RateReporterTest {

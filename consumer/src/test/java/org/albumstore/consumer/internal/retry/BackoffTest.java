@@ -1,4 +1,4 @@
-package org.albumstore.consumer.retry;
+package org.albumstore.consumer.internal.retry;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

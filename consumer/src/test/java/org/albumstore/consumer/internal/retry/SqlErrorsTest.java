@@ -1,4 +1,4 @@
-package org.albumstore.consumer.sql;
+package org.albumstore.consumer.internal.retry;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

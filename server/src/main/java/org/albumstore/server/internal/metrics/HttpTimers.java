@@ -1,4 +1,4 @@
-package org.albumstore.server.metrics;
+package org.albumstore.server.internal.metrics;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;

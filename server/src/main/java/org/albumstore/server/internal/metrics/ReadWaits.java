@@ -1,4 +1,4 @@
-package org.albumstore.server.metrics;
+package org.albumstore.server.internal.metrics;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.FunctionCounter;
@@ -10,10 +10,10 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.albumstore.common.metrics.ServiceMeters;
-import org.albumstore.server.read.AlbumWaiters;
-import org.albumstore.server.read.GroupReader;
-import org.albumstore.server.read.ReadThreads;
-import org.albumstore.server.read.ReadWaitObserver;
+import org.albumstore.server.internal.read.AlbumWaiters;
+import org.albumstore.server.internal.read.GroupReader;
+import org.albumstore.server.internal.read.ReadThreads;
+import org.albumstore.server.internal.read.ReadWaitObserver;
 
 /**
  * The waits of the GETs: for a read thread, and (read-your-writes) for a new album:

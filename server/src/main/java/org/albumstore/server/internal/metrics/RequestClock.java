@@ -1,4 +1,4 @@
-package org.albumstore.server.metrics;
+package org.albumstore.server.internal.metrics;
 
 import jakarta.servlet.ServletRequest;
 

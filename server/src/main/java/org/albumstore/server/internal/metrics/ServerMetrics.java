@@ -1,4 +1,4 @@
-package org.albumstore.server.metrics;
+package org.albumstore.server.internal.metrics;
 
 import com.rabbitmq.client.ConnectionFactory;
 import com.zaxxer.hikari.HikariDataSource;
@@ -13,12 +13,12 @@ import java.util.EnumSet;
 import java.util.List;
 import java.util.function.BooleanSupplier;
 import org.albumstore.common.metrics.ServiceMeters;
-import org.albumstore.server.publish.ConfirmedPublisher;
-import org.albumstore.server.publish.PublishObserver;
-import org.albumstore.server.read.AlbumWaiters;
-import org.albumstore.server.read.GroupReader;
-import org.albumstore.server.read.ReadThreads;
-import org.albumstore.server.read.ReadWaitObserver;
+import org.albumstore.server.internal.publish.ConfirmedPublisher;
+import org.albumstore.server.internal.publish.PublishObserver;
+import org.albumstore.server.internal.read.AlbumWaiters;
+import org.albumstore.server.internal.read.GroupReader;
+import org.albumstore.server.internal.read.ReadThreads;
+import org.albumstore.server.internal.read.ReadWaitObserver;
 
 /**
  * The server's meters, in one Prometheus registry of its own (never Micrometer's global one, so

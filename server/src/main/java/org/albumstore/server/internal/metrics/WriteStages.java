@@ -1,4 +1,4 @@
-package org.albumstore.server.metrics;
+package org.albumstore.server.internal.metrics;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.DistributionSummary;
@@ -10,10 +10,10 @@ import java.util.stream.Collectors;
 import org.albumstore.common.metrics.MetricNames;
 import org.albumstore.common.metrics.ServerStage;
 import org.albumstore.common.metrics.ServiceMeters;
-import org.albumstore.server.publish.ConfirmedPublisher;
-import org.albumstore.server.publish.PendingWrite;
-import org.albumstore.server.publish.PublishObserver;
-import org.albumstore.server.publish.WriteRejectedException;
+import org.albumstore.server.internal.publish.ConfirmedPublisher;
+import org.albumstore.server.internal.publish.PendingWrite;
+import org.albumstore.server.internal.publish.PublishObserver;
+import org.albumstore.server.internal.publish.WriteRejectedException;
 
 /**
  * Where a confirmed write spends its time inside the server, as {@code

@@ -1,4 +1,4 @@
-package org.albumstore.server.publish;
+package org.albumstore.server.internal.publish;
 
 import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.Connection;

@@ -1,4 +1,4 @@
-package org.albumstore.server.publish;
+package org.albumstore.server.internal.publish;
 
 import java.util.ArrayList;
 import java.util.HashSet;

@@ -1,4 +1,4 @@
-package org.albumstore.server.publish;
+package org.albumstore.server.internal.publish;
 
 /**
  * What the publisher reports about confirmed writes, for the server's metrics: times only, taken

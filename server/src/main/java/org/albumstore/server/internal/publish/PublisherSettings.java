@@ -1,4 +1,4 @@
-package org.albumstore.server.publish;
+package org.albumstore.server.internal.publish;
 
 /**
  * How the publisher is sized, and what it writes. The server's settings carry these values; {@code

@@ -1,4 +1,4 @@
-package org.albumstore.server.publish;
+package org.albumstore.server.internal.publish;
 
 /**
  * A write the broker did not confirm: queue full, broker down, nack, unroutable, confirm timeout or

@@ -1,4 +1,4 @@
-package org.albumstore.server.read;
+package org.albumstore.server.internal.read;
 
 import java.time.Duration;
 import java.util.HashSet;
@@ -14,7 +14,7 @@ import java.util.concurrent.locks.LockSupport;
 import java.util.function.Function;
 import java.util.function.LongSupplier;
 import org.albumstore.common.event.AlbumProfile;
-import org.albumstore.server.read.ReadWaitObserver.Outcome;
+import org.albumstore.server.internal.read.ReadWaitObserver.Outcome;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

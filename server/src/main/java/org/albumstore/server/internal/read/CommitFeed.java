@@ -1,4 +1,4 @@
-package org.albumstore.server.read;
+package org.albumstore.server.internal.read;
 
 import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.Connection;
@@ -14,7 +14,7 @@ import org.albumstore.common.config.AmqpSettings;
 import org.albumstore.common.event.AlbumProfile;
 import org.albumstore.common.event.CommittedWrites;
 import org.albumstore.common.event.InvalidMessageException;
-import org.albumstore.server.publish.BrokerConnector;
+import org.albumstore.server.internal.publish.BrokerConnector;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

@@ -1,4 +1,4 @@
-package org.albumstore.server.read;
+package org.albumstore.server.internal.read;
 
 import java.sql.SQLException;
 import java.time.Duration;

@@ -1,4 +1,4 @@
-package org.albumstore.server.read;
+package org.albumstore.server.internal.read;
 
 import java.sql.Driver;
 import java.sql.DriverManager;

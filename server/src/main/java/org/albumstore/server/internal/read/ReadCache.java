@@ -1,4 +1,4 @@
-package org.albumstore.server.read;
+package org.albumstore.server.internal.read;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
@@ -9,6 +9,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 import org.albumstore.common.event.AlbumProfile;
 import org.albumstore.common.event.CommittedWrites;
+import org.albumstore.server.ReadCacheSettings;
 
 /**
  * What the server keeps in memory to answer GETs without the database: album profiles and, when

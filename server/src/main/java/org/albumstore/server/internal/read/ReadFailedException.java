@@ -1,4 +1,4 @@
-package org.albumstore.server.read;
+package org.albumstore.server.internal.read;
 
 /**
  * The database could not answer (down, pool exhausted, query failed). The servlet answers 503 and

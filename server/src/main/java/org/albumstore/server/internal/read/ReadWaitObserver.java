@@ -1,4 +1,4 @@
-package org.albumstore.server.read;
+package org.albumstore.server.internal.read;
 
 /** What {@link AlbumWaiters} reports to the metrics: each wait's outcome and length, rejections. */
 public interface ReadWaitObserver {

@@ -1,4 +1,4 @@
-package org.albumstore.server.web;
+package org.albumstore.server.internal.web;
 
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
@@ -7,11 +7,11 @@ import java.util.Optional;
 import org.albumstore.common.event.AlbumProfile;
 import org.albumstore.common.event.Identifiers;
 import org.albumstore.common.event.NewAlbum;
-import org.albumstore.server.metrics.RequestClock;
-import org.albumstore.server.publish.ConfirmedPublisher;
-import org.albumstore.server.read.AlbumReads;
-import org.albumstore.server.read.AlbumWaiters;
-import org.albumstore.server.read.ReadFailedException;
+import org.albumstore.server.internal.metrics.RequestClock;
+import org.albumstore.server.internal.publish.ConfirmedPublisher;
+import org.albumstore.server.internal.read.AlbumReads;
+import org.albumstore.server.internal.read.AlbumWaiters;
+import org.albumstore.server.internal.read.ReadFailedException;
 
 /**
  * {@code POST /albums} (multipart image + profile, answered after the broker's confirm) and {@code

@@ -1,10 +1,10 @@
-package org.albumstore.server.web;
+package org.albumstore.server.internal.web;
 
 import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
-import org.albumstore.server.read.ReadFailedException;
+import org.albumstore.server.internal.read.ReadFailedException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

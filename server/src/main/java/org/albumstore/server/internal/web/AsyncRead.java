@@ -1,4 +1,4 @@
-package org.albumstore.server.web;
+package org.albumstore.server.internal.web;
 
 import jakarta.servlet.AsyncContext;
 import jakarta.servlet.AsyncEvent;
@@ -8,10 +8,10 @@ import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.albumstore.common.event.AlbumProfile;
-import org.albumstore.server.read.AlbumWaiters;
-import org.albumstore.server.read.AlbumWaiters.Waiter;
-import org.albumstore.server.read.ReadFailedException;
-import org.albumstore.server.read.ReadThreads;
+import org.albumstore.server.internal.read.AlbumWaiters;
+import org.albumstore.server.internal.read.AlbumWaiters.Waiter;
+import org.albumstore.server.internal.read.ReadFailedException;
+import org.albumstore.server.internal.read.ReadThreads;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

@@ -1,4 +1,4 @@
-package org.albumstore.server.web;
+package org.albumstore.server.internal.web;
 
 import jakarta.servlet.AsyncContext;
 import jakarta.servlet.AsyncEvent;
@@ -9,8 +9,8 @@ import java.io.IOException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.atomic.AtomicBoolean;
-import org.albumstore.server.metrics.RequestClock;
-import org.albumstore.server.publish.WriteRejectedException;
+import org.albumstore.server.internal.metrics.RequestClock;
+import org.albumstore.server.internal.publish.WriteRejectedException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

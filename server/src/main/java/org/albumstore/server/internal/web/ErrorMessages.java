@@ -1,4 +1,4 @@
-package org.albumstore.server.web;
+package org.albumstore.server.internal.web;
 
 /**
  * Messages for errors the container raises itself (unknown path, malformed request, a failure no

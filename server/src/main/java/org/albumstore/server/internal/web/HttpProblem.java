@@ -1,4 +1,4 @@
-package org.albumstore.server.web;
+package org.albumstore.server.internal.web;
 
 /**
  * A request the server refuses, with the status and the message the client gets. Thrown by parsing

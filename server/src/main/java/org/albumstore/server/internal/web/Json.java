@@ -1,4 +1,4 @@
-package org.albumstore.server.web;
+package org.albumstore.server.internal.web;
 
 /**
  * Writes the API's response bodies: flat JSON objects whose values are all strings, as the API

@@ -1,4 +1,4 @@
-package org.albumstore.server.web;
+package org.albumstore.server.internal.web;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;

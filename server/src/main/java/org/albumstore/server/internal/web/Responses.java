@@ -1,9 +1,9 @@
-package org.albumstore.server.web;
+package org.albumstore.server.internal.web;
 
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import org.albumstore.server.read.ReadFailedException;
+import org.albumstore.server.internal.read.ReadFailedException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

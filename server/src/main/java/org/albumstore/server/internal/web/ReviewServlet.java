@@ -1,4 +1,4 @@
-package org.albumstore.server.web;
+package org.albumstore.server.internal.web;
 
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
@@ -8,11 +8,11 @@ import java.util.UUID;
 import org.albumstore.common.event.Identifiers;
 import org.albumstore.common.event.Review;
 import org.albumstore.common.event.Vote;
-import org.albumstore.server.metrics.RequestClock;
-import org.albumstore.server.publish.ConfirmedPublisher;
-import org.albumstore.server.read.AlbumReads;
-import org.albumstore.server.read.ReadFailedException;
-import org.albumstore.server.read.ReviewCounts;
+import org.albumstore.server.internal.metrics.RequestClock;
+import org.albumstore.server.internal.publish.ConfirmedPublisher;
+import org.albumstore.server.internal.read.AlbumReads;
+import org.albumstore.server.internal.read.ReadFailedException;
+import org.albumstore.server.internal.read.ReviewCounts;
 
 /**
  * {@code POST /review/{like|dislike}/{albumID}} (200 with no body once confirmed) and {@code GET

@@ -1,4 +1,4 @@
-package org.albumstore.server.web;
+package org.albumstore.server.internal.web;
 
 import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;

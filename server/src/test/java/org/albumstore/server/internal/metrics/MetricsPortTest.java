@@ -1,4 +1,4 @@
-package org.albumstore.server.metrics;
+package org.albumstore.server.internal.metrics;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

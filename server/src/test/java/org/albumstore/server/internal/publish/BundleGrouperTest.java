@@ -1,4 +1,4 @@
-package org.albumstore.server.publish;
+package org.albumstore.server.internal.publish;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

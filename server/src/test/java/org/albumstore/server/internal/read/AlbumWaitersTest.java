@@ -1,4 +1,4 @@
-package org.albumstore.server.read;
+package org.albumstore.server.internal.read;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -12,8 +12,8 @@ import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.albumstore.common.event.AlbumProfile;
-import org.albumstore.server.read.AlbumWaiters.Waiter;
-import org.albumstore.server.read.ReadWaitObserver.Outcome;
+import org.albumstore.server.internal.read.AlbumWaiters.Waiter;
+import org.albumstore.server.internal.read.ReadWaitObserver.Outcome;
 import org.junit.jupiter.api.Test;
 
 /**

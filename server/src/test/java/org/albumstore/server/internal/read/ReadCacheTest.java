@@ -1,4 +1,4 @@
-package org.albumstore.server.read;
+package org.albumstore.server.internal.read;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -7,6 +7,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.albumstore.common.event.AlbumProfile;
 import org.albumstore.common.event.CommittedWrites;
+import org.albumstore.server.ReadCacheSettings;
 import org.junit.jupiter.api.Test;
 
 class ReadCacheTest {

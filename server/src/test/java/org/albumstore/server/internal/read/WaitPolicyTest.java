@@ -1,4 +1,4 @@
-package org.albumstore.server.read;
+package org.albumstore.server.internal.read;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,4 +1,4 @@
-package org.albumstore.server.web;
+package org.albumstore.server.internal.web;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

@@ -1,9 +1,9 @@
-package org.albumstore.server.web;
+package org.albumstore.server.internal.web;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
-import org.albumstore.server.web.Route.Resource;
+import org.albumstore.server.internal.web.Route.Resource;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 

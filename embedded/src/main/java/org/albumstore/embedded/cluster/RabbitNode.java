@@ -139,7 +139,8 @@ public final class RabbitNode implements AutoCloseable {
     private int distPort;
     private String distSourceAddress;
     private String cookie = "albumstore-test-" + UUID.randomUUID();
-    private Duration startTimeout = Duration.ofSeconds(90);
+    // A boot takes 5 to 15 s on a quiet machine; over 90 s was seen on a saturated 2-core one.
+    private Duration startTimeout = Duration.ofSeconds(180);
 
     private Builder(String name, Path dir) {
       this.name = name;

@@ -68,9 +68,9 @@ public final class WatchServer implements AutoCloseable {
         port,
         Map.of(
             "/",
-            new Resource("text/html; charset=utf-8", () -> resource("live/index.html")),
+            new Resource("text/html; charset=utf-8", () -> resource("index.html")),
             "/live.js",
-            new Resource("text/javascript; charset=utf-8", () -> resource("live/live.js")),
+            new Resource("text/javascript; charset=utf-8", () -> resource("live.js")),
             "/uPlot.iife.min.js",
             new Resource(
                 "text/javascript; charset=utf-8", () -> resource(uplot + "uPlot.iife.min.js")),
@@ -143,7 +143,11 @@ public final class WatchServer implements AutoCloseable {
   }
 
   private static byte[] resource(String name) {
-    String path = name.startsWith("META-INF/") ? name : "org/albumstore/client/" + name;
+    // The page's own files sit beside this class; the chart library in its WebJar.
+    String path =
+        name.startsWith("META-INF/")
+            ? name
+            : WatchServer.class.getPackageName().replace('.', '/') + "/" + name;
     try (InputStream in = WatchServer.class.getClassLoader().getResourceAsStream(path)) {
       return in == null ? null : in.readAllBytes();
     } catch (IOException e) {

@@ -61,6 +61,7 @@ class GroupReadsIT {
   private static final Duration LIMIT = Duration.ofMinutes(3);
 
   private static final int MIN_COUNT_READS = 300;
+  private static final int CACHE_ROUNDS = 3;
   private static final int HOT_ALBUMS = 3;
   private static final int WRITERS = 4;
   private static final int READERS = 4;
@@ -95,12 +96,28 @@ class GroupReadsIT {
     assertThat(run.verdict()).contains("history: no violation");
   }
 
+  /**
+   * The counts cache's violation is a race: a read on the server that has not yet heard a commit,
+   * right after one on the server that has, a few milliseconds apart. Most rounds show it; a round
+   * on a slow machine may not, so up to {@value #CACHE_ROUNDS} rounds run and one must.
+   */
   @Test
   void theCheckerCatchesTheCountsCacheBehindTheSameBalancer() throws Exception {
-    Run run = run("group-reads-counts-cache", Map.of("ALBUMSTORE_READ_CACHE_COUNTS", "100000"));
-
-    assertThat(run.countReads()).as(run.verdict()).isGreaterThan(MIN_COUNT_READS);
-    assertThat(property(MONOTONIC, run.verdict())).as(run.verdict()).isNotEqualTo("ok");
+    List<String> verdicts = new ArrayList<>();
+    for (int round = 1; round <= CACHE_ROUNDS; round++) {
+      Run run =
+          run(
+              "group-reads-counts-cache-" + round,
+              Map.of("ALBUMSTORE_READ_CACHE_COUNTS", "100000"));
+      assertThat(run.countReads()).as(run.verdict()).isGreaterThan(MIN_COUNT_READS);
+      verdicts.add(run.verdict());
+      if (!property(MONOTONIC, run.verdict()).equals("ok")) {
+        return;
+      }
+    }
+    throw new AssertionError(
+        "no round of " + CACHE_ROUNDS + " with the counts cache showed a count going back:\n"
+            + String.join("\n", verdicts));
   }
 
   private record Run(String verdict, long countReads) {}

@@ -178,7 +178,7 @@ public final class ClusterWorld implements AutoCloseable {
           // not listening yet
         }
         if (System.nanoTime() > deadline) {
-          throw new IllegalStateException("server on port " + port + " not UP within 60 s");
+          throw new IllegalStateException("server on port " + port + " not UP within 180 s");
         }
         Thread.sleep(100);
       }

@@ -157,12 +157,17 @@ public final class ClusterWorld implements AutoCloseable {
     awaitInRotation();
   }
 
+  /**
+   * How long a started server may take to answer its health and join the rotation: seconds on a
+   * quiet machine; at 1,000 writes/s on 2 cores, with a failover or a broker restart beside it,
+   * over 60 s was seen.
+   */
+  private static final Duration IN_ROTATION_LIMIT = Duration.ofSeconds(180);
+
   /** Every server answers its own /health, and the balancer has it in its rotation. */
   private void awaitInRotation() throws Exception {
     HttpClient http = HttpClient.newHttpClient();
-    // A server's JVM boots in seconds on a quiet machine; at 1,000 writes/s on 2 cores, with a
-    // failover or a broker restart beside it, over 60 s was seen.
-    long deadline = System.nanoTime() + Duration.ofSeconds(180).toNanos();
+    long deadline = System.nanoTime() + IN_ROTATION_LIMIT.toNanos();
     for (int port : stack.serverPorts()) {
       URI health = URI.create("http://127.0.0.1:" + port + "/albumstore/health");
       while (true) {
@@ -178,7 +183,7 @@ public final class ClusterWorld implements AutoCloseable {
           // not listening yet
         }
         if (System.nanoTime() > deadline) {
-          throw new IllegalStateException("server on port " + port + " not UP within 180 s");
+          throw new IllegalStateException("server on port " + port + " not UP within " + IN_ROTATION_LIMIT);
         }
         Thread.sleep(100);
       }

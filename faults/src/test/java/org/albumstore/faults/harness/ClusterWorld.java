@@ -183,7 +183,8 @@ public final class ClusterWorld implements AutoCloseable {
           // not listening yet
         }
         if (System.nanoTime() > deadline) {
-          throw new IllegalStateException("server on port " + port + " not UP within " + IN_ROTATION_LIMIT);
+          throw new IllegalStateException(
+              "server on port " + port + " not UP within " + IN_ROTATION_LIMIT);
         }
         Thread.sleep(100);
       }

@@ -70,6 +70,8 @@ status=0
 for seed in "${SEEDS[@]}"; do
   echo "== nemesis seed $seed, $MINUTES min, $RATE writes/s, $THREADS threads"
   rm -rf faults/target/failsafe-reports
+  # The build this run compiles, taken before it does: a checkout meanwhile must not relabel it.
+  build=$(git rev-parse --short HEAD 2>/dev/null || echo "${BUILD:-unknown}")
   rc=0
   # Bounded: the load, its drain and the cluster's start and stop take well under twice its length.
   timeout "$((MINUTES * 120 + 600))" mvn -B -q -pl faults -am verify \
@@ -94,7 +96,7 @@ for seed in "${SEEDS[@]}"; do
     [[ $rc -ne 0 ]] || rc=1 # a run that judged nothing did not pass, whatever Maven says
   fi
   load=$(cut -d' ' -f1-3 /proc/loadavg) # the machine is shared: what else ran, at the end
-  echo "| $seed | $MINUTES | $RATE | $THREADS | ${PLANTED:-none} | $(date -u +%F) | $(git rev-parse --short HEAD 2>/dev/null || echo "${BUILD:-unknown}") | $load | $verdict | exit $rc |" >>"$OUT/runs.md"
+  echo "| $seed | $MINUTES | $RATE | $THREADS | ${PLANTED:-none} | $(date -u +%F) | $build | $load | $verdict | exit $rc |" >>"$OUT/runs.md"
   [[ $rc -eq 0 ]] || status=1
 done
 exit "$status"

@@ -116,7 +116,9 @@ class GroupReadsIT {
       }
     }
     throw new AssertionError(
-        "no round of " + CACHE_ROUNDS + " with the counts cache showed a count going back:\n"
+        "no round of "
+            + CACHE_ROUNDS
+            + " with the counts cache showed a count going back:\n"
             + String.join("\n", verdicts));
   }
 

@@ -1,14 +1,27 @@
 // Drives the client's live page in headless Chromium (playwright-core, Debian's chromium) for
 // LivePageBrowserIT: samples the page's counters while the run goes on, waits for the final
 // summary, takes a screenshot, and prints what it saw as one JSON line on stdout.
-// Usage: node live-page-check.cjs URL CHROMIUM SCREENSHOT_DIR
+// The browser starts first: the script prints "ready", then reads the page's URL from stdin, so
+// a browser slow to start on a busy machine does not miss the run it is meant to watch.
+// Usage: node live-page-check.cjs CHROMIUM SCREENSHOT_DIR  (then the URL on stdin)
 "use strict";
 const { chromium } = require("playwright-core");
+const readline = require("readline");
 
-const [url, executablePath, shots] = process.argv.slice(2);
+const [executablePath, shots] = process.argv.slice(2);
+
+// Listens before the browser starts, so that no line can pass unseen.
+const firstLine = new Promise((resolve, reject) => {
+  const lines = readline.createInterface({ input: process.stdin });
+  let seen = false;
+  lines.once("line", (line) => { seen = true; resolve(line.trim()); });
+  lines.once("close", () => { if (!seen) reject(new Error("stdin closed before the URL")); });
+});
 
 (async () => {
   const browser = await chromium.launch({ executablePath, headless: true, args: ["--no-sandbox"] });
+  process.stdout.write("ready\n");
+  const url = await firstLine;
   const errors = [];
   const samples = [];
   try {

@@ -6,9 +6,13 @@ import static org.assertj.core.api.Assertions.within;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.net.httpserver.HttpServer;
+import java.io.BufferedReader;
 import java.io.ByteArrayOutputStream;
 import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.io.OutputStreamWriter;
 import java.io.PrintStream;
+import java.io.Writer;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -78,10 +82,11 @@ class LivePageBrowserIT {
   @Test
   void thePageRisesDuringTheRunAndEndsWithTheSummary() throws Exception {
     Path shots = Files.createDirectories(Path.of("target", "live-page").toAbsolutePath());
-    try (StandInAlbumStore server = new StandInAlbumStore(dir.resolve("tomcat"))) {
+    try (StandInAlbumStore server = new StandInAlbumStore(dir.resolve("tomcat"));
+        Browser browser = new Browser(shots)) {
       CompletableFuture<ClientResult> run =
           CompletableFuture.supplyAsync(() -> client(server.url()).execute());
-      JsonNode seen = browse(awaitLiveUrl() + "/", shots);
+      JsonNode seen = browser.browse(awaitLiveUrl() + "/");
       ClientResult result = run.get(60, TimeUnit.SECONDS);
       assertThat(result.exitCode()).as(out.toString(StandardCharsets.UTF_8)).isZero();
       check(seen, JSON.readTree(dir.resolve("out/summary.json").toFile()));
@@ -112,29 +117,53 @@ class LivePageBrowserIT {
           exchange.close();
         });
     server.start();
-    try {
-      JsonNode seen =
-          browse(
-              "http://127.0.0.1:" + server.getAddress().getPort() + "/",
-              Files.createDirectories(dir.resolve("shots")));
+    try (Browser browser = new Browser(Files.createDirectories(dir.resolve("shots")))) {
+      JsonNode seen = browser.browse("http://127.0.0.1:" + server.getAddress().getPort() + "/");
       assertThat(seen.path("errors").toString()).contains("planted error");
     } finally {
       server.stop(0);
     }
   }
 
-  /** What the browser script saw of the page at {@code url}. */
-  private JsonNode browse(String url, Path shots) throws Exception {
-    ProcessBuilder pb =
-        new ProcessBuilder(
-                node.toString(), script.toString(), url, chromium.toString(), shots.toString())
-            .redirectError(ProcessBuilder.Redirect.INHERIT);
-    pb.environment().put("NODE_PATH", modules.toString());
-    Process browser = pb.start();
-    String seen = readAll(browser.getInputStream());
-    assertThat(browser.waitFor(150, TimeUnit.SECONDS)).isTrue();
-    assertThat(browser.exitValue()).as("the browser script (stderr above)").isZero();
-    return JSON.readTree(seen);
+  /**
+   * The browser script, started before the run it watches: it launches Chromium, says "ready", and
+   * only then is given the page's URL, so a slow start cannot eat the load it must see.
+   */
+  private final class Browser implements AutoCloseable {
+    private final Process process;
+    private final BufferedReader stdout;
+
+    Browser(Path shots) throws Exception {
+      ProcessBuilder pb =
+          new ProcessBuilder(
+                  node.toString(), script.toString(), chromium.toString(), shots.toString())
+              .redirectError(ProcessBuilder.Redirect.INHERIT);
+      pb.environment().put("NODE_PATH", modules.toString());
+      process = pb.start();
+      stdout =
+          new BufferedReader(
+              new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
+      assertThat(stdout.readLine())
+          .as("the browser script's first line (stderr above)")
+          .isEqualTo("ready");
+    }
+
+    /** What the script saw of the page at {@code url}, to the run's end. */
+    JsonNode browse(String url) throws Exception {
+      try (Writer stdin =
+          new OutputStreamWriter(process.getOutputStream(), StandardCharsets.UTF_8)) {
+        stdin.write(url + "\n");
+      }
+      String seen = stdout.readLine();
+      assertThat(process.waitFor(150, TimeUnit.SECONDS)).isTrue();
+      assertThat(process.exitValue()).as("the browser script (stderr above)").isZero();
+      return JSON.readTree(seen);
+    }
+
+    @Override
+    public void close() {
+      process.destroyForcibly();
+    }
   }
 
   private static void check(JsonNode seen, JsonNode summary) {
@@ -230,9 +259,5 @@ class LivePageBrowserIT {
       Files.copy(in, file);
       return file;
     }
-  }
-
-  private static String readAll(InputStream in) throws Exception {
-    return new String(in.readAllBytes(), StandardCharsets.UTF_8);
   }
 }

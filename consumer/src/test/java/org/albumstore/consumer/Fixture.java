@@ -67,6 +67,11 @@ final class Fixture implements AutoCloseable {
     return new Fixture(TestServices.declare(s), TestServices.database());
   }
 
+  /** A fixture on a broker of the test's own (e.g. a cluster): {@code stream} declared there. */
+  static Fixture create(AmqpSettings stream) throws Exception {
+    return new Fixture(TestServices.declare(stream), TestServices.database());
+  }
+
   /** A fixture whose stream has {@code partitions} queues, all declared. */
   static Fixture create(String testName, int partitions) throws Exception {
     AmqpSettings s = TestServices.amqp(testName).withPartitions(partitions);

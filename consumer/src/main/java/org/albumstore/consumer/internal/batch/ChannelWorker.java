@@ -204,20 +204,6 @@ public final class ChannelWorker {
     }
   }
 
-  /** Stops new deliveries to this channel; those already delivered stay for the worker. */
-  public void cancel() {
-    if (!channel.isOpen()) {
-      return;
-    }
-    for (AmqpSettings.Partition p : partitions) {
-      try {
-        channel.basicCancel(tag(p));
-      } catch (IOException | RuntimeException e) {
-        log.warn("{}: cancelling the consumer of {} failed: {}", name, p.queue(), e.toString());
-      }
-    }
-  }
-
   /**
    * Asks the worker to finish the batch in hand (one more attempt if it is failing) and exit.
    * Deliveries still in the inbox are left unacknowledged: closing the channel requeues them.

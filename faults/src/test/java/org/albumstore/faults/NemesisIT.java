@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.EnumMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -249,6 +250,13 @@ class NemesisIT {
               + ", drained "
               + left.drain().map(d -> d.toMillis() / 1000.0 + " s after").orElse("not by the end"));
     }
+    // The client's history starts its clock on its own: say how to put a violation on this
+    // journal's time line.
+    lines.add(
+        String.format(
+            Locale.ROOT,
+            "the verdict's times are the history's; on the nemesis's clock add %.3f s",
+            -loadStart / 1e6));
     lines.add(run.verdict());
     Files.write(out.resolve("nemesis.txt"), lines);
     Duration quiet = FaultImpact.quietWriteP99(schedule, run.history(), loadStart);

@@ -42,6 +42,14 @@ public final class ClusterInjector implements Nemesis.Injector {
    */
   private static final Duration ALARM_LIMIT = Duration.ofSeconds(90);
 
+  /**
+   * How long an alarm lane waits for the alarm before it sets the limit again: a limit set with
+   * {@code rabbitmqctl} lives until the node restarts, and another lane may restart the node in
+   * between (seen at 1,000 writes/s: a broker lane's rejoin restart just after the disk limit was
+   * set, and no alarm in 90 s).
+   */
+  private static final Duration ALARM_RETRY = Duration.ofSeconds(20);
+
   private static final Duration NODE_BACK_LIMIT = Duration.ofSeconds(120);
 
   private final ClusterStack cluster;
@@ -85,10 +93,9 @@ public final class ClusterInjector implements Nemesis.Injector {
       case NODE_KILL -> brokers.kill(i);
       case NODE_PAUSE -> brokers.pause(i);
       case PARTITION -> partitions.put(f, brokers.isolate(i));
-      case MEMORY_ALARM -> {
-        setOnNode(i, "set_vm_memory_high_watermark", "0");
-        cluster.awaitAlarm(i, "memory", true, ALARM_LIMIT);
-      }
+      case MEMORY_ALARM ->
+          setUntilAlarm(
+              i, "memory", true, () -> new String[] {"set_vm_memory_high_watermark", "0"});
       case SERVER_KILL -> world.servers().get(i).kill();
       case SERVER_TERM -> world.servers().get(i).stop();
       case CONSUMER_KILL -> consumers.get(i).kill();
@@ -97,9 +104,14 @@ public final class ClusterInjector implements Nemesis.Injector {
       case DB_FAILOVER -> cluster.failoverDatabase().orElseThrow().failover();
       case DISK_ALARM -> {
         RabbitNode node = brokers.nodes().get(i);
-        long above = Files.getFileStore(node.dir()).getUsableSpace() + FULL_DISK_MARGIN;
-        setOnNode(i, "set_disk_free_limit", Long.toString(above));
-        cluster.awaitAlarm(i, "disk", true, ALARM_LIMIT);
+        setUntilAlarm(
+            i,
+            "disk",
+            true,
+            () -> {
+              long free = Files.getFileStore(node.dir()).getUsableSpace();
+              return new String[] {"set_disk_free_limit", Long.toString(free + FULL_DISK_MARGIN)};
+            });
       }
       case SLOW_DATABASE -> slowQueries.slow();
     }
@@ -122,10 +134,12 @@ public final class ClusterInjector implements Nemesis.Injector {
         }
       }
       case PARTITION -> healPartition(f);
-      case MEMORY_ALARM -> {
-        setOnNode(i, "set_vm_memory_high_watermark", DEFAULT_WATERMARK);
-        cluster.awaitAlarm(i, "memory", false, ALARM_LIMIT);
-      }
+      case MEMORY_ALARM ->
+          setUntilAlarm(
+              i,
+              "memory",
+              false,
+              () -> new String[] {"set_vm_memory_high_watermark", DEFAULT_WATERMARK});
       case SERVER_KILL, SERVER_TERM -> {
         if (!world.servers().get(i).isAlive()) {
           world.restartServer(i);
@@ -144,10 +158,12 @@ public final class ClusterInjector implements Nemesis.Injector {
         }
       }
       case DB_FAILOVER -> cluster.failoverDatabase().orElseThrow().rebuildStandby();
-      case DISK_ALARM -> {
-        setOnNode(i, "set_disk_free_limit", RabbitCluster.DISK_FREE_LIMIT);
-        cluster.awaitAlarm(i, "disk", false, ALARM_LIMIT);
-      }
+      case DISK_ALARM ->
+          setUntilAlarm(
+              i,
+              "disk",
+              false,
+              () -> new String[] {"set_disk_free_limit", RabbitCluster.DISK_FREE_LIMIT});
       case SLOW_DATABASE -> slowQueries.heal();
     }
   }
@@ -178,6 +194,33 @@ public final class ClusterInjector implements Nemesis.Injector {
    * back well within that). A node restarted meanwhile lost its runtime settings anyway: setting
    * one again is what the fault or its heal wants.
    */
+  /** The {@code rabbitmqctl} arguments that set a limit, worked out at each attempt. */
+  @FunctionalInterface
+  private interface Limit {
+    String[] ctlArgs() throws IOException;
+  }
+
+  /**
+   * Sets {@code limit} on node {@code i} until its {@code resource} alarm is {@code raised} (or
+   * cleared), setting it again every {@link #ALARM_RETRY}, within {@link #ALARM_LIMIT} in all.
+   */
+  private void setUntilAlarm(int i, String resource, boolean raised, Limit limit) throws Exception {
+    long deadline = System.nanoTime() + ALARM_LIMIT.toNanos();
+    while (true) {
+      setOnNode(i, limit.ctlArgs());
+      Duration left = Duration.ofNanos(Math.max(0, deadline - System.nanoTime()));
+      try {
+        cluster.awaitAlarm(
+            i, resource, raised, left.compareTo(ALARM_RETRY) < 0 ? left : ALARM_RETRY);
+        return;
+      } catch (IllegalStateException notYet) {
+        if (System.nanoTime() >= deadline) {
+          throw notYet;
+        }
+      }
+    }
+  }
+
   private void setOnNode(int i, String... ctlArgs) throws Exception {
     long deadline = System.nanoTime() + NODE_BACK_LIMIT.toNanos();
     while (true) {

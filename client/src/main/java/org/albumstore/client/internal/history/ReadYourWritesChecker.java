@@ -11,9 +11,11 @@ import org.albumstore.client.history.Violation;
 
 /**
  * Read-your-writes: every {@code GET /albums/{id}} sent after that album's POST got its 200 answers
- * the album. A 404 or another album's body is a violation; a 503 is honest unavailability and a
- * timeout an unanswered read, both counted, neither a violation. "After" means sent after the
- * POST's answer arrived (µs, one monotonic clock: the client is one JVM).
+ * the album. A 404 or another album's body is a violation, and so is any other error of the service
+ * (a 500); a 503 is honest unavailability, counted. A timeout, and a balancer's 502 or 504 (the
+ * server it chose died or went silent mid-request, so no server answered), are unanswered reads:
+ * counted, not violations, since no value was read. "After" means sent after the POST's answer
+ * arrived (µs, one monotonic clock: the client is one JVM).
  */
 final class ReadYourWritesChecker implements PropertyChecker {
   @Override
@@ -45,7 +47,7 @@ final class ReadYourWritesChecker implements PropertyChecker {
             Violation.of(property(), "GET answered 404 for an album acknowledged before it", ops));
       } else if (g.status() == 503) {
         unavailable++;
-      } else if (g.status() < 0) {
+      } else if (g.status() < 0 || g.status() == 502 || g.status() == 504) {
         unanswered++;
       } else if (!g.isSuccess()) {
         found.add(Violation.of(property(), "GET answered " + g.outcome(), ops));

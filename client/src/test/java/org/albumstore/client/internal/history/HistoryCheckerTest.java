@@ -176,6 +176,20 @@ class HistoryCheckerTest {
   }
 
   @Test
+  void readYourWrites_aBalancersGatewayErrorIsUnanswered_aServerErrorFails() {
+    Verdict unanswered =
+        iteration()
+            .getAlbum("r0", ALBUM, 200, 210, "502") // HAProxy: the server died mid-request
+            .getAlbum("r0", ALBUM, 220, 230, "504")
+            .check();
+    assertThat(unanswered.violations()).isEmpty();
+    assertThat(unanswered.unanswered()).isEqualTo(2);
+
+    Verdict failed = iteration().getAlbum("r0", ALBUM, 200, 210, "500").check();
+    assertThat(properties(failed)).containsExactly(Property.READ_YOUR_WRITES);
+  }
+
+  @Test
   void readYourWrites_anotherAlbumsBodyFails() {
     Histories h = iteration();
     new Histories(); // the builder has no bad-body shortcut: plant the operation by hand

@@ -80,7 +80,8 @@ class ConsumerNodeLossIT {
               heldAtSecondBatch(inHand, release));
       try {
         assertThat(inHand.await(WAIT.toSeconds(), TimeUnit.SECONDS)).isTrue();
-        Thread.sleep(1_000); // the prefetch refilled: hundreds delivered, not applied
+        // The prefetch refilled: the first batch acknowledged, 400 more delivered and held.
+        await("the prefetch full", WAIT, () -> f.ready() <= PUBLISHED - 50 - 400);
         CompletableFuture<Void> stopping = CompletableFuture.runAsync(first::close);
         Thread.sleep(1_000); // draining: the batch in hand is held
         cluster.kill(victim);

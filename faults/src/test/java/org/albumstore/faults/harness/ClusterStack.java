@@ -354,6 +354,15 @@ public final class ClusterStack implements AutoCloseable {
     return leader.get();
   }
 
+  /** Whether node {@code i}'s rabbit app runs and answers (not killed, paused, or cut off). */
+  public boolean appRunning(int i) throws InterruptedException {
+    try {
+      return brokers.runningNodesSeenBy(i).contains(brokers.nodes().get(i).nodeName());
+    } catch (java.io.IOException notAnswering) {
+      return false;
+    }
+  }
+
   /** Waits until node {@code i} sees all nodes running; milliseconds since {@code since}. */
   public long awaitRunningNodes(int i, Duration limit, long since) throws Exception {
     long deadline = System.nanoTime() + limit.toNanos();

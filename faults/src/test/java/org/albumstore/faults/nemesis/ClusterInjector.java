@@ -50,7 +50,7 @@ public final class ClusterInjector implements Nemesis.Injector {
    */
   private static final Duration ALARM_RETRY = Duration.ofSeconds(20);
 
-  /** How long an alarm lane waits, in all, for a node that other lanes keep away. */
+  /** How long after its first attempt an alarm lane still waits out a node kept away. */
   private static final Duration ALARM_AWAY_LIMIT = Duration.ofSeconds(300);
 
   private static final Duration NODE_BACK_LIMIT = Duration.ofSeconds(120);
@@ -201,8 +201,8 @@ public final class ClusterInjector implements Nemesis.Injector {
    * cleared), setting it again every {@link #ALARM_RETRY}, within {@link #ALARM_LIMIT} of the
    * node's rabbit app running: while another lane keeps the node killed, paused or cut off, the
    * bound starts again (seen at 1,000 writes/s: a node paused, cut off and killed in turn for 110
-   * s, and the disk lane's 90 s spent on a node that had no alarm process). {@link
-   * #ALARM_AWAY_LIMIT} bounds the whole.
+   * s, and the disk lane's 90 s spent on a node that had no alarm process). Past {@link
+   * #ALARM_AWAY_LIMIT} from the first attempt the bound no longer starts again.
    */
   private void setUntilAlarm(int i, String resource, boolean raised, Limit limit) throws Exception {
     long start = System.nanoTime();

@@ -20,17 +20,23 @@ jit_now() {
 
 # whole TAG COMMAND... -> "rps cpu15 jit15 cpu_total": launches the tool, reads its CPU and JIT
 # seconds JIT_AT s later, waits for its exit; rps = requests the server answered meanwhile / SECS.
+# Every second from the launch it appends "TAG,t,served,cpu_s,jit_s" to timeline.csv (the requests
+# the server answered since the launch; the process's CPU and JIT seconds so far): where the run's
+# first seconds go.
 whole() {
-  local tag="$1" pid n0 n1 cpu15=- jit15=- total=-; shift
+  local tag="$1" pid n0 n1 cpu15=- jit15=- total=- start now cpu jit; shift
   n0=$(served)
   "$@" >"$WORK/whole-$tag.txt" 2>&1 &
   pid=$!
-  sleep "$JIT_AT"
-  [[ "$(cat "/proc/$pid/comm" 2>/dev/null)" == java ]] && read -r cpu15 jit15 <<<"$(jit_now "$pid")"
-  local t=$SECONDS
-  while kill -0 "$pid" 2>/dev/null && ((SECONDS - t < SECS + 120)); do
-    [[ "$(cat "/proc/$pid/comm" 2>/dev/null)" == java ]] && total=$(cpu_s "$pid" 2>/dev/null || echo "$total")
-    sleep 0.5
+  start=$(date +%s.%N)
+  while kill -0 "$pid" 2>/dev/null && (($(date +%s) - ${start%.*} < SECS + 120)); do
+    sleep 1
+    now=$(python3 -c "import sys; print(round(float(sys.argv[1]) - float(sys.argv[2]), 2))" "$(date +%s.%N)" "$start")
+    cpu=- jit=-
+    [[ "$(cat "/proc/$pid/comm" 2>/dev/null)" == java ]] && read -r cpu jit <<<"$(jit_now "$pid")"
+    echo "$tag,$now,$(($(served) - n0)),$cpu,$jit" >>"$WOUT/timeline.csv"
+    [[ "$cpu" != - ]] && total=$cpu
+    if [[ "$cpu15" == - && "${now%.*}" -ge "$JIT_AT" && "$cpu" != - ]]; then cpu15=$cpu; jit15=$jit; fi
   done
   wait "$pid" || true
   n1=$(served)
@@ -101,6 +107,7 @@ log "warm-up of the server: wrk 10 s"
 run_wrk "$THREADS" 10 "$URL" client-mix >/dev/null
 
 echo "tool,rep,rps,cpu_s_first_15s,jit_s_first_15s,cpu_s_total,own_rps,load1" >"$WOUT/data.csv"
+echo "run,t,served,cpu_s,jit_s" >"$WOUT/timeline.csv"
 for ((rep = 1; rep <= REPS; rep++)); do
   for ((k = 0; k < ${#VARIANT_LIST[@]}; k++)); do
     v=${VARIANT_LIST[$(((k + rep) % ${#VARIANT_LIST[@]}))]}  # a different order each rep
@@ -127,3 +134,5 @@ python3 "$BENCH_DIR/benchstat.py" summarize "$WOUT" --group tool --metrics rps,c
   "${RATIOS[@]}" --extra "$WOUT/extra.json" \
   --title "whole runs of $SECS s against the do-nothing endpoint, $THREADS connections (req/s)" | tee "$WOUT/table.md"
 rm -f "$WOUT/extra.json"
+# Where each tool's seconds go, phase by phase from its launch (start-up, warm-up, steady state).
+python3 "$BENCH_DIR/whole-timeline.py" "$WOUT/timeline.csv" "$SECS" | tee "$WOUT/warmup.md"

@@ -32,7 +32,7 @@ class ServerSettingsTest {
                 1000,
                 new ReadWaitSettings(5000, 60_000, 2000, 1000, 5),
                 new ReadCacheSettings(50_000, 0, 1000),
-                new ReadGroupSettings(2, 256)));
+                new ReadGroupSettings(1, 256)));
   }
 
   @Test

@@ -8,10 +8,12 @@ import org.albumstore.common.config.Setting;
  * How the GETs' queries are grouped ({@link GroupReader}), one declaration each ({@link Setting}).
  * Part of the server's settings ({@code ServerSettings.readGroup}).
  *
- * <p>Why these defaults: two readers, so that one slow query (a lock, a cold page) does not stall
- * every GET, and while one query is in flight the next arrivals gather for the other; more readers
- * only split the groups into smaller ones, which PostgreSQL pays per statement. 256 IDs per query
- * keeps a statement's array small and its answer well under a millisecond of PostgreSQL's time.
+ * <p>Why these defaults: one reader. A second one splits the groups in two, and PostgreSQL pays per
+ * statement: measured side by side ({@code results/reads/group-reads/}), one reader answered more
+ * GETs per second at c64 with half of PostgreSQL's CPU per GET and a lower p99. A second one would
+ * not shield the GETs from a slow query either: reads take no row locks, so what slows one query (a
+ * restart, a failover, a table lock) slows the next one the same way. 256 IDs per query keeps a
+ * statement's array small and its answer well under a millisecond of PostgreSQL's time.
  *
  * @param readers reader threads, each with one connection of the read pool at a time
  * @param groupMax most GETs answered by one query
@@ -19,7 +21,7 @@ import org.albumstore.common.config.Setting;
 public record ReadGroupSettings(int readers, int groupMax) {
 
   public static final Setting<Integer> READERS =
-      Setting.integer("ALBUMSTORE_READ_READERS", 2, 1, 64)
+      Setting.integer("ALBUMSTORE_READ_READERS", 1, 1, 64)
           .withFlag("--read-readers", "N")
           .withHelp(
               "Reader threads; each answers the GETs waiting when it is free with one query for"

@@ -28,8 +28,9 @@ import org.junit.jupiter.api.Timeout;
 
 /**
  * The grouping itself, with a planted source: a group forms while a query is in flight, a lone read
- * is asked alone with nothing to wait for, a failed query fails each GET of its group, and no GET
- * waits past its bound. Counted, never timed: the test's own waits are liveness bounds only.
+ * is asked alone on its own thread with nothing to wait for, a failed query fails each GET of its
+ * group, and no queued GET waits past its bound. Counted, never timed: the test's own waits are
+ * liveness bounds only.
  */
 @Timeout(60)
 class GroupReaderTest {
@@ -43,10 +44,14 @@ class GroupReaderTest {
       };
   private final ExecutorService callers = Executors.newCachedThreadPool();
   private final List<Set<String>> groups = new CopyOnWriteArrayList<>();
+  private final List<String> askedOn = new CopyOnWriteArrayList<>();
+  private final CountDownLatch loneInFlight = new CountDownLatch(1);
+  private final CountDownLatch loneLands = new CountDownLatch(1);
   private GroupReader reader;
 
   @AfterEach
   void close() {
+    loneLands.countDown();
     if (reader != null) {
       reader.close();
     }
@@ -58,6 +63,7 @@ class GroupReaderTest {
     Set<String> asked = new LinkedHashSet<>(countIds);
     asked.addAll(albumIds);
     groups.add(asked);
+    askedOn.add(Thread.currentThread().getName());
     Map<String, ReviewCounts> counts = new HashMap<>();
     countIds.stream()
         .filter(id -> !id.startsWith("unknown"))
@@ -72,17 +78,52 @@ class GroupReaderTest {
     return reader;
   }
 
+  /**
+   * A source that answers at once, except "lone": that query stays in flight until {@link
+   * #loneLands}, so that the reads after it queue for the readers.
+   */
+  private GroupReader.Found answerOrHoldLone(Set<String> countIds, Set<String> albumIds)
+      throws SQLException {
+    GroupReader.Found found = answer(countIds, albumIds);
+    if (countIds.contains("lone")) {
+      loneInFlight.countDown();
+      hold(loneLands);
+    }
+    return found;
+  }
+
+  /** A lone read in flight on a caller's thread, held there: what is asked next queues. */
+  private Future<Optional<ReviewCounts>> loneReadInFlight() throws InterruptedException {
+    Future<Optional<ReviewCounts>> lone = callers.submit(() -> reader.counts("lone"));
+    await(loneInFlight);
+    return lone;
+  }
+
   @Test
-  void aLoneReadIsAskedAloneAtOnceWithNoOtherToWaitFor() throws Exception {
+  void aLoneReadIsAskedAtOnceOnItsOwnThreadWithNoOtherToWaitFor() throws Exception {
     start(1, this::answer, LONG);
 
     assertThat(reader.counts("r1")).contains(new ReviewCounts(7, 1));
     assertThat(reader.counts("unknown-1")).isEmpty();
     assertThat(reader.album("a1")).map(AlbumProfile::artist).contains("artist a1");
 
-    // Each read went alone, in its own query: none waited for company that never came.
+    // Each read went alone, in its own query: none waited for company that never came, and none
+    // was handed to a reader thread and back.
     assertThat(groups).containsExactly(Set.of("r1"), Set.of("unknown-1"), Set.of("a1"));
+    assertThat(askedOn).containsOnly(Thread.currentThread().getName());
     assertThat(reader.queries()).isEqualTo(3);
+  }
+
+  @Test
+  void aReadArrivingWhileAnotherIsInFlightGoesToAReader() throws Exception {
+    start(1, this::answerOrHoldLone, LONG);
+    Future<Optional<ReviewCounts>> lone = loneReadInFlight();
+
+    assertThat(reader.counts("next")).contains(new ReviewCounts(7, 1));
+
+    assertThat(askedOn.get(1)).isEqualTo("group-reader-test");
+    loneLands.countDown();
+    assertThat(lone.get()).contains(new ReviewCounts(7, 1));
   }
 
   @Test
@@ -92,15 +133,17 @@ class GroupReaderTest {
     start(
         1,
         (counts, albums) -> {
-          if (groups.isEmpty()) {
+          GroupReader.Found found = answerOrHoldLone(counts, albums);
+          if (counts.contains("first")) {
             inFlight.countDown();
             hold(land);
           }
-          return answer(counts, albums);
+          return found;
         },
         LONG);
+    Future<Optional<ReviewCounts>> lone = loneReadInFlight();
     Future<Optional<ReviewCounts>> first = callers.submit(() -> reader.counts("first"));
-    await(inFlight);
+    await(inFlight); // the reader is busy with "first"
     List<Future<?>> next = new ArrayList<>();
     for (int i = 0; i < 20; i++) {
       String id = "r" + (i % 10); // repeated IDs are asked once
@@ -115,9 +158,11 @@ class GroupReaderTest {
     for (Future<?> f : next) {
       assertThat(f.get()).isNotEqualTo(Optional.empty());
     }
-    assertThat(reader.queries()).isEqualTo(2);
+    assertThat(reader.queries()).isEqualTo(3); // the lone read's, "first"'s and the group's
     assertThat(reader.answered()).isEqualTo(22);
-    assertThat(groups.get(1)).hasSize(11).contains("r0", "r9", "a1");
+    assertThat(groups.get(2)).hasSize(11).contains("r0", "r9", "a1");
+    loneLands.countDown();
+    assertThat(lone.get()).isPresent();
   }
 
   @Test
@@ -157,18 +202,18 @@ class GroupReaderTest {
     start(
         1,
         (counts, albums) -> {
-          int n = groups.size();
-          GroupReader.Found found = answer(counts, albums);
-          if (n == 0) {
+          GroupReader.Found found = answerOrHoldLone(counts, albums);
+          if (counts.contains("first")) {
             inFlight.countDown();
             hold(land);
           }
-          if (n == 1) {
+          if (counts.contains("f0")) {
             throw new SQLTransientConnectionException("connection refused");
           }
           return found;
         },
         LONG);
+    Future<Optional<ReviewCounts>> lone = loneReadInFlight();
     Future<Optional<ReviewCounts>> first = callers.submit(() -> reader.counts("first"));
     await(inFlight);
     List<Future<Optional<ReviewCounts>>> failing = new ArrayList<>();
@@ -187,23 +232,44 @@ class GroupReaderTest {
           .isInstanceOf(ReadFailedException.class)
           .hasRootCauseInstanceOf(SQLException.class);
     }
-    assertThat(reader.queries()).isEqualTo(2);
+    assertThat(reader.queries()).isEqualTo(3);
     assertThat(reader.counts("after")).isPresent(); // the reader lives on
+    loneLands.countDown();
+    assertThat(lone.get()).isPresent();
   }
 
   @Test
-  void noReadWaitsPastItsBoundAndAReaderSkipsTheOnesThatGaveUp() throws Exception {
+  void aLoneReadsFailedQueryFailsItAndTheNextIsAskedAfresh() throws Exception {
+    start(
+        1,
+        (counts, albums) -> {
+          if (counts.contains("broken")) {
+            throw new SQLTransientConnectionException("connection refused");
+          }
+          return answer(counts, albums);
+        },
+        LONG);
+
+    assertThatThrownBy(() -> reader.counts("broken"))
+        .isInstanceOf(ReadFailedException.class)
+        .hasRootCauseInstanceOf(SQLException.class);
+    assertThat(reader.counts("after")).isPresent();
+  }
+
+  @Test
+  void noQueuedReadWaitsPastItsBoundAndAReaderSkipsTheOnesThatGaveUp() throws Exception {
     CountDownLatch stuck = new CountDownLatch(1);
     start(
         1,
         (counts, albums) -> {
-          if (groups.isEmpty()) {
-            answer(counts, albums);
+          GroupReader.Found found = answerOrHoldLone(counts, albums);
+          if (counts.contains("stuck")) {
             hold(stuck); // a query that does not end by itself
           }
-          return answer(counts, albums);
+          return found;
         },
         Duration.ofMillis(200));
+    Future<Optional<ReviewCounts>> lone = loneReadInFlight(); // what comes next queues
 
     assertThatThrownBy(() -> reader.counts("stuck"))
         .isInstanceOf(ReadFailedException.class)
@@ -215,7 +281,9 @@ class GroupReaderTest {
     stuck.countDown();
     assertThat(reader.counts("later")).isPresent();
     // "behind" gave up before a reader took it: it was never asked.
-    assertThat(groups).containsExactly(Set.of("stuck"), Set.of("stuck"), Set.of("later"));
+    assertThat(groups).containsExactly(Set.of("lone"), Set.of("stuck"), Set.of("later"));
+    loneLands.countDown();
+    assertThat(lone.get()).isPresent();
   }
 
   @Test
@@ -224,11 +292,15 @@ class GroupReaderTest {
     start(
         1,
         (counts, albums) -> {
-          inFlight.countDown();
-          hold(new CountDownLatch(1)); // until close() interrupts
-          return answer(counts, albums);
+          GroupReader.Found found = answerOrHoldLone(counts, albums);
+          if (counts.contains("in-flight")) {
+            inFlight.countDown();
+            hold(new CountDownLatch(1)); // until close() interrupts
+          }
+          return found;
         },
         LONG);
+    Future<Optional<ReviewCounts>> lone = loneReadInFlight();
     Future<?> asked = callers.submit(() -> reader.counts("in-flight"));
     await(inFlight);
     Future<?> queued = callers.submit(() -> reader.counts("queued"));
@@ -242,6 +314,8 @@ class GroupReaderTest {
     assertThatThrownBy(() -> reader.counts("after"))
         .isInstanceOf(ReadFailedException.class)
         .hasMessageContaining("stopping");
+    loneLands.countDown();
+    assertThat(lone.get()).isPresent(); // a lone read in flight ends as its query does
   }
 
   private void awaitQueued(int n) throws InterruptedException {

@@ -1,4 +1,4 @@
-# shellcheck shell=bash disable=SC2153
+# shellcheck shell=bash disable=SC2153,SC2154
 # Sourced by client-cost.sh with CLIENT_COST_MODE=whole (its server, URL, served(), run_gatling's
 # options are in scope): the whole run of each tool, as a user sees it, interleaved.
 JDK25="${JDK25:-$(find /usr/lib/jvm -maxdepth 1 -name 'temurin-25*' | head -n 1)}"
@@ -6,50 +6,24 @@ VARIANTS="${CLIENT_COST_VARIANTS:-client client-cds client-live}"
 read -r -a VARIANT_LIST <<<"$VARIANTS $TOOLS"
 WOUT="$OUT/whole"; mkdir -p "$WOUT"
 JIT_AT=15
+# How often client-live's /metrics is scraped: the shipped Prometheus's interval
+# (deploy/observability/prometheus.yml); the live page polls its state every second.
+SCRAPE_EVERY="${CLIENT_COST_SCRAPE_EVERY:-15}"
 
-# jit_at PID -> "cpu_s jit_s": the process's CPU seconds and its JIT compiler threads' so far.
-jit_now() {
-  local pid="$1" jit=0 task
-  for task in /proc/"$pid"/task/*; do
-    case "$(cat "$task/comm" 2>/dev/null)" in
-      "C1 CompilerThre"* | "C2 CompilerThre"*) jit=$((jit + $(awk '{ print $14 + $15 }' "$task/stat" 2>/dev/null || echo 0))) ;;
-    esac
-  done
-  echo "$(cpu_s "$pid" 2>/dev/null || echo -) $(awk -v t="$jit" -v k="$CLK_TCK" 'BEGIN { printf "%.2f", t / k }')"
-}
-
-# whole TAG COMMAND... -> "rps cpu15 jit15 cpu_total": launches the tool, reads its CPU and JIT
-# seconds JIT_AT s later, waits for its exit; rps = requests the server answered meanwhile / SECS.
-# Every second from the launch it appends "TAG,t,served,cpu_s,jit_s" to timeline.csv (the requests
-# the server answered since the launch; the process's CPU and JIT seconds so far): where the run's
-# first seconds go.
+# whole TAG COMMAND... -> "rps cpu15 jit15 cpu_total": launches the tool and samples it every
+# second until it exits (bench/whole-sampler.py: one process, nothing spawned per sample) into
+# timeline.csv: the requests the server answered since the launch, the process's CPU and JIT
+# seconds; cpu15/jit15 are those JIT_AT s after the launch; rps = requests answered / SECS.
 whole() {
-  local tag="$1" pid n0 n1 cpu15=- jit15=- total=- start now cpu jit; shift
+  local tag="$1" pid n0 n1 r; shift
   n0=$(served)
   "$@" >"$WORK/whole-$tag.txt" 2>&1 &
   pid=$!
-  start=$(date +%s.%N)
-  while kill -0 "$pid" 2>/dev/null && (($(date +%s) - ${start%.*} < SECS + 120)); do
-    sleep 1
-    now=$(python3 -c "import sys; print(round(float(sys.argv[1]) - float(sys.argv[2]), 2))" "$(date +%s.%N)" "$start")
-    cpu=- jit=-
-    [[ "$(cat "/proc/$pid/comm" 2>/dev/null)" == java ]] && read -r cpu jit <<<"$(jit_now "$pid")"
-    echo "$tag,$now,$(($(served) - n0)),$cpu,$jit" >>"$WOUT/timeline.csv"
-    [[ "$cpu" != - ]] && total=$cpu
-    if [[ "$cpu15" == - && "${now%.*}" -ge "$JIT_AT" && "$cpu" != - ]]; then cpu15=$cpu; jit15=$jit; fi
-  done
+  r=$(python3 "$BENCH_DIR/whole-sampler.py" "$pid" "http://127.0.0.1:$p/albumstore/metrics" "$tag" \
+    "$WOUT/timeline.csv" "$JIT_AT" "$((SECS + 120))")
   wait "$pid" || true
   n1=$(served)
-  echo "$(python3 -c "import sys; print(round((int(sys.argv[2]) - int(sys.argv[1])) / float(sys.argv[3]), 1))" "$n0" "$n1" "$SECS") $cpu15 $jit15 $total"
-}
-
-# scrape_while PID URL...: GETs each URL every second while PID lives (a Prometheus and a browser).
-scrape_while() {
-  local pid="$1" u; shift
-  while kill -0 "$pid" 2>/dev/null; do
-    for u in "$@"; do curl -s -o /dev/null -m 2 "$u" || true; done
-    sleep 1
-  done
+  echo "$(python3 -c "import sys; print(round((int(sys.argv[2]) - int(sys.argv[1])) / float(sys.argv[3]), 1))" "$n0" "$n1" "$SECS") $r"
 }
 
 # client_cmd JAR JAVA [JVM flags...] -- [client flags...]: sets CMD to the client's command line.
@@ -74,7 +48,9 @@ run_variant() {
     client-live)
       lp=$(free_port); mp=$(free_port)
       client_cmd "$CLIENT_JAR" java -- --out "$dir" --live-port "$lp" --metrics-port "$mp" --live-linger 0
-      ( sleep 2; scrape_while "$(pgrep -f -- "--live-port $lp" | head -n 1)" "http://127.0.0.1:$mp/metrics" "http://127.0.0.1:$lp/state.json" ) & ;;
+      ( sleep 2; cpid=$(pgrep -f -- "--live-port $lp" | head -n 1)
+        scrape_while "$cpid" 1 "http://127.0.0.1:$lp/state.json" &
+        scrape_while "$cpid" "$SCRAPE_EVERY" "http://127.0.0.1:$mp/metrics"; wait ) & ;;
   esac
   case $v in
     client*) r=$(whole "$v-r$rep" "${CMD[@]}"); wait ;;
@@ -122,7 +98,7 @@ python3 - "$WORK/client-cost-machine.json" "$WOUT/extra.json" <<PY
 import json, sys
 m = json.load(open(sys.argv[1])); m["loadavg_at_end"] = open("/proc/loadavg").read().split()[:3]
 json.dump({"machine": m, "command": "CLIENT_COST_MODE=whole CLIENT_COST_VARIANTS='$VARIANTS' CLIENT_COST_TOOLS='$TOOLS' bench/client-cost.sh $REPS $THREADS $SECS",
-  "setup": "one server jar with ALBUMSTORE_BENCH_ENDPOINTS=true (do-nothing endpoint); each tool a whole run of $SECS s from its launch (JVM start-up included), interleaved, order rotated per rep; rps = requests the server answered from the tool's launch to its exit / $SECS; own_rps = the client's summary.json throughput (ok per second of its load's wall time); cpu/jit_s_first_15s = CPU seconds of the process and of its C1/C2 compiler threads $JIT_AT s after launch; client: --threads $THREADS --duration $SECS --no-verify, JVM $CLIENT_JAVA_OPTS; client-cds: -XX:SharedArchiveFile of a 20-s training run's -XX:ArchiveClassesAtExit (JDK 17); client-live: --live-port and --metrics-port, each polled every second by curl; client-aot25: Temurin 25 with -XX:AOTCache from a 20-s training run's -XX:AOTCacheOutput; wrk: 2 threads, $THREADS connections, bench/wrk/client-mix.lua; Gatling 3.15 as in the window mode"}, open(sys.argv[2], "w"))
+  "setup": "one server jar with ALBUMSTORE_BENCH_ENDPOINTS=true (do-nothing endpoint); each tool a whole run of $SECS s from its launch (JVM start-up included), interleaved, order rotated per rep; rps = requests the server answered from the tool's launch to its exit / $SECS; own_rps = the client's summary.json throughput (ok per second of its load's wall time); cpu/jit_s_first_15s = CPU seconds of the process and of its C1/C2 compiler threads $JIT_AT s after launch; client: --threads $THREADS --duration $SECS --no-verify, JVM $CLIENT_JAVA_OPTS; client-cds: -XX:SharedArchiveFile of a 20-s training run's -XX:ArchiveClassesAtExit (JDK 17); client-live: --live-port polled every second and --metrics-port scraped every $SCRAPE_EVERY s, over kept-alive connections; client-aot25: Temurin 25 with -XX:AOTCache from a 20-s training run's -XX:AOTCacheOutput; wrk: 2 threads, $THREADS connections, bench/wrk/client-mix.lua; Gatling 3.15 as in the window mode"}, open(sys.argv[2], "w"))
 PY
 RATIOS=()
 for v in $VARIANTS; do

@@ -250,3 +250,29 @@ run_wrk() {
   local args=(-t "$((conns < 2 ? 1 : 2))" -c "$conns" -d "${duration}s" --latency --timeout 10s -s "$BENCH_DIR/wrk/${script:-get}.lua" "$url")
   BENCH_WRK_DIR="$BENCH_DIR/wrk" wrk "${args[@]}" 2>&1 | tee "$WORK/wrk-last.txt" | awk '/^BENCH /{ $1=""; print substr($0,2) }'
 }
+
+# scrape_while PID SECONDS URL...: GETs each URL every SECONDS while PID lives (a browser polls the
+# live page's state every second, the shipped Prometheus scrapes every 15 s), each over a kept-alive
+# connection, from one process: what is measured is the client serving them, not a process started
+# per poll.
+scrape_while() {
+  python3 - "$@" <<'PY'
+import http.client, sys, time, urllib.parse
+pid, every, urls = sys.argv[1], float(sys.argv[2]), [urllib.parse.urlsplit(u) for u in sys.argv[3:]]
+conns = [None] * len(urls)
+def alive():
+    try:
+        return open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+while alive():
+    for i, u in enumerate(urls):
+        try:
+            conns[i] = conns[i] or http.client.HTTPConnection(u.hostname, u.port, timeout=2)
+            conns[i].request("GET", u.path)
+            conns[i].getresponse().read()
+        except (OSError, http.client.HTTPException):
+            conns[i] = None
+    time.sleep(every)
+PY
+}

@@ -41,7 +41,8 @@ def phases_of(points, secs, cuts):
         served = b[1] - a[1]
         out.append((served / (hi - lo), (hi - lo) - served / steady, b[2] - a[2], b[3] - a[3]))
     total = points[-1][1]
-    out.append((total / secs, secs - total / steady, points[-1][2], points[-1][3]))
+    known = [p for p in points if p[2] == p[2]] or [(0, 0, float("nan"), float("nan"))]
+    out.append((total / secs, secs - total / steady, known[-1][2], known[-1][3]))
     return steady, out
 
 

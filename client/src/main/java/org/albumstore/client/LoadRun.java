@@ -176,10 +176,7 @@ final class LoadRun {
               new AlbumLedger(), new RecentAlbums(RECENT_ALBUMS), new IdempotencyKeys(run.runId()));
       runUnmeasured(
           writers(transport, RequestObserver.NONE, run.image(), history), shared, run.watch());
-      RequestObserver measured =
-          w.any()
-              ? RequestObserver.all(run.stats(), csv, run.watch().loadObserver())
-              : RequestObserver.all(run.stats(), csv);
+      RequestObserver measured = RequestObserver.all(run.stats(), csv);
       Writers writers = writers(transport, measured, run.image(), history);
       // After the warm-up: the tier table's differences cover the measured load only.
       TierSampler tiers = TierSampler.start(cfg.serverMetrics(), cfg.consumerMetrics());

@@ -9,7 +9,6 @@ import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Supplier;
 import org.albumstore.client.QueueSample;
 import org.albumstore.client.RequestType;
-import org.albumstore.client.internal.stats.Completion;
 import org.albumstore.client.internal.stats.IntervalSink;
 import org.albumstore.client.internal.stats.IntervalStats;
 import org.albumstore.client.internal.stats.Latencies;
@@ -22,10 +21,9 @@ import org.albumstore.client.internal.stats.RunStatistics;
  * IntervalSink} of the timeline) the interval's figures and the running ones per type.
  *
  * <p>Why fed by the timeline and not by every request: the statistics already close an interval
- * each second, with its histograms; reading those costs the load nothing. Only the in-flight count
- * needs the hot path ({@link #loadObserver()}: two uncontended {@link LongAdder} updates a
- * request), and only when something watches: without the flags, nothing of this is in the load's
- * observers.
+ * each second, with its histograms; reading those costs the load nothing. The in-flight count is
+ * the statistics' own ({@link RunStatistics#inFlight}): the load's observers are the same with or
+ * without the flags, so watching a run adds nothing to its hot path.
  */
 public final class RunWatch implements IntervalSink {
   /** At most an hour of one-second points, so that a long run's page stays small. */
@@ -33,7 +31,6 @@ public final class RunWatch implements IntervalSink {
 
   private final RunStatistics stats;
   private final List<IntervalSink> listeners = new CopyOnWriteArrayList<>();
-  private final LongAdder inFlight = new LongAdder();
   private final LongAdder verified = new LongAdder();
   private volatile RunPhase phase = RunPhase.STARTING;
   private volatile Supplier<QueueSample> queue = () -> null;
@@ -95,22 +92,7 @@ public final class RunWatch implements IntervalSink {
   }
 
   public long inFlight() {
-    return Math.max(0, inFlight.sum());
-  }
-
-  /** Counts the load's requests in flight; add to the measured writers' observers. */
-  public RequestObserver loadObserver() {
-    return new RequestObserver() {
-      @Override
-      public void onStarted(RequestType type) {
-        inFlight.increment();
-      }
-
-      @Override
-      public void onCompleted(Completion completion) {
-        inFlight.decrement();
-      }
-    };
+    return stats.inFlight();
   }
 
   /** The verification is about to read {@code albums} albums. */

@@ -4,6 +4,7 @@ import java.util.Collections;
 import java.util.EnumMap;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.atomic.LongAdder;
 import org.HdrHistogram.Histogram;
 import org.albumstore.client.RequestType;
 import org.albumstore.client.TypeStats;
@@ -20,6 +21,11 @@ public final class RunStatistics implements RequestObserver {
   public static final String ALL_WRITES = "all writes";
 
   private final Map<RequestType, TypeRecorder> byType = new EnumMap<>(RequestType.class);
+  // What is in flight, counted here rather than by an observer of its own: a third observer type
+  // on the load's call sites makes them megamorphic (results/client-cost/whole/), with or without
+  // anything watching.
+  private final LongAdder started = new LongAdder();
+  private final LongAdder finished = new LongAdder();
   // Guarded by this: only tick() writes them.
   private final Histogram writesInterval = Latencies.newHistogram();
   private final Histogram writesCumulative = Latencies.newHistogram();
@@ -49,8 +55,19 @@ public final class RunStatistics implements RequestObserver {
       Histogram writesHistogram) {}
 
   @Override
+  public void onStarted(RequestType type) {
+    started.increment();
+  }
+
+  @Override
   public void onCompleted(Completion c) {
     byType.get(c.type()).record(c);
+    finished.increment();
+  }
+
+  /** Requests started and not yet finished (of those this observed from their start). */
+  public long inFlight() {
+    return Math.max(0, started.sum() - finished.sum());
   }
 
   @Override

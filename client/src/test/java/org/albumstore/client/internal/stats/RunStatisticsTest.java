@@ -15,6 +15,21 @@ class RunStatisticsTest {
   }
 
   @Test
+  void inFlightIsWhatStartedAndHasNotFinished() {
+    RunStatistics stats = new RunStatistics();
+    for (int i = 0; i < 3; i++) {
+      stats.onStarted(RequestType.POST_ALBUMS);
+    }
+    stats.onStarted(RequestType.GET_REVIEW);
+    assertThat(stats.inFlight()).isEqualTo(4);
+
+    stats.onCompleted(ok(RequestType.POST_ALBUMS, 10));
+    stats.onCompleted(new Completion(RequestType.GET_REVIEW, 0, 1, "503", false, 3));
+
+    assertThat(stats.inFlight()).isEqualTo(2); // a failed request has finished too
+  }
+
+  @Test
   void percentilesOfKnownValuesAreExact() {
     RunStatistics stats = new RunStatistics();
     for (long us = 1; us <= 1000; us++) {

@@ -1,0 +1,59 @@
+#!/usr/bin/env python3
+"""A process's CPU seconds per thread, by thread name, sampled every second until it exits.
+
+    bench/thread-cpu.py PID [LIMIT_S=600]
+
+Threads of one pool are summed under their name without its number (e.g. "epollEventLoopGroup-N-N").
+Prints one "seconds name" line per name, largest first, from the last sample before the exit, and
+the process's total (threads that ended between samples are counted up to their last sample).
+"""
+import os
+import re
+import sys
+import time
+
+TICKS = os.sysconf("SC_CLK_TCK")
+
+
+def sample(pid):
+    threads = {}
+    for tid in os.listdir(f"/proc/{pid}/task"):
+        try:
+            with open(f"/proc/{pid}/task/{tid}/comm") as f:
+                name = f.read().strip()
+            with open(f"/proc/{pid}/task/{tid}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+            threads[tid] = (name, (int(fields[11]) + int(fields[12])) / TICKS)
+        except OSError:
+            continue
+    return threads
+
+
+def alive(pid):
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+def main():
+    pid, limit = int(sys.argv[1]), float(sys.argv[2]) if len(sys.argv) > 2 else 600
+    seen, start = {}, time.monotonic()
+    while alive(pid) and time.monotonic() - start < limit:
+        try:
+            seen.update(sample(pid))
+        except OSError:
+            break
+        time.sleep(1)
+    by_name = {}
+    for name, secs in seen.values():
+        key = re.sub(r"(?<=[-#])\d+", "N", name)
+        by_name[key] = by_name.get(key, 0) + secs
+    for name, secs in sorted(by_name.items(), key=lambda kv: -kv[1]):
+        print(f"{secs:8.2f} {name}")
+    print(f"{sum(by_name.values()):8.2f} all threads")
+
+
+if __name__ == "__main__":
+    main()

@@ -12,7 +12,7 @@ import re
 import sys
 import time
 
-TICKS = os.sysconf("SC_CLK_TCK")
+from procstat import alive, cpu_seconds
 
 
 def sample(pid):
@@ -21,20 +21,10 @@ def sample(pid):
         try:
             with open(f"/proc/{pid}/task/{tid}/comm") as f:
                 name = f.read().strip()
-            with open(f"/proc/{pid}/task/{tid}/stat") as f:
-                fields = f.read().rsplit(")", 1)[1].split()
-            threads[tid] = (name, (int(fields[11]) + int(fields[12])) / TICKS)
+            threads[tid] = (name, cpu_seconds(f"/proc/{pid}/task/{tid}/stat"))
         except OSError:
             continue
     return threads
-
-
-def alive(pid):
-    try:
-        with open(f"/proc/{pid}/stat") as f:
-            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
-    except OSError:
-        return False
 
 
 def main():

@@ -16,7 +16,7 @@ import sys
 import time
 import urllib.parse
 
-TICKS = os.sysconf("SC_CLK_TCK")
+from procstat import alive, cpu_seconds
 
 
 def served(conn, path):
@@ -26,40 +26,25 @@ def served(conn, path):
                if line.startswith("http_server_requests_seconds_count{") and 'uri="UNKNOWN"' in line)
 
 
-def ticks(stat_path):
-    with open(stat_path) as f:
-        fields = f.read().rsplit(")", 1)[1].split()
-    return int(fields[11]) + int(fields[12])  # utime, stime
-
-
 def cpu_and_jit(pid):
     """(process CPU s, JIT threads' CPU s), or None when pid is gone or not a JVM."""
     try:
         with open(f"/proc/{pid}/comm") as f:
             if f.read().strip() != "java":
                 return None
-        total = ticks(f"/proc/{pid}/stat")
-        jit = 0
+        total = cpu_seconds(f"/proc/{pid}/stat")
+        jit = 0.0
         for task in os.listdir(f"/proc/{pid}/task"):
             try:
                 with open(f"/proc/{pid}/task/{task}/comm") as f:
                     name = f.read()
                 if name.startswith(("C1 CompilerThre", "C2 CompilerThre")):
-                    jit += ticks(f"/proc/{pid}/task/{task}/stat")
+                    jit += cpu_seconds(f"/proc/{pid}/task/{task}/stat")
             except OSError:
                 continue  # a thread that ended meanwhile
-        return total / TICKS, jit / TICKS
+        return total, jit
     except OSError:
         return None
-
-
-def alive(pid):
-    """True while pid runs (a zombie, ended but not yet reaped by the shell, has ended)."""
-    try:
-        with open(f"/proc/{pid}/stat") as f:
-            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
-    except OSError:
-        return False
 
 
 def main():

@@ -14,6 +14,8 @@ keys = [("all request work (ApiServlet/Fallback service)", "jakarta/servlet/http
         ("prepareStatement (driver's statement cache)", "ProxyConnection.prepareStatement"),
         ("response written (Responses.json)", "org/albumstore/server/internal/web/Responses.json"),
         ("Tomcat poller -> worker hand-off (TaskQueue.offer)", "TaskQueue.offer"),
+        ("group reads: a GET waiting for its group's answer (park)", "CompletableFuture$Signaller.block"),
+        ("group reads: the reader waking the GETs it answered (unpark)", "CompletableFuture.postComplete"),
         ("GC threads", "[GC Thread"),
         ]
 for path in sys.argv[1:]:

@@ -22,8 +22,8 @@ public final class RunStatistics implements RequestObserver {
 
   private final Map<RequestType, TypeRecorder> byType = new EnumMap<>(RequestType.class);
   // What is in flight, counted here rather than by an observer of its own: a third observer type
-  // on the load's call sites makes them megamorphic (results/client-cost/whole/), with or without
-  // anything watching.
+  // on the load's call sites makes them megamorphic (results/client-cost/watch-cost/), with or
+  // without anything watching.
   private final LongAdder started = new LongAdder();
   private final LongAdder finished = new LongAdder();
   // Guarded by this: only tick() writes them.

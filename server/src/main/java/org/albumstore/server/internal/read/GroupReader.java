@@ -150,8 +150,12 @@ public final class GroupReader implements AutoCloseable {
       throw new ReadFailedException("a read failed", e);
     }
     answered.increment();
-    return Optional.ofNullable(
-        (kind == Kind.COUNTS ? found.counts() : found.albums()).get(albumId));
+    return Optional.ofNullable(of(kind, found).get(albumId));
+  }
+
+  /** The answers of one kind in what a query found. */
+  private static Map<String, ?> of(Kind kind, Found found) {
+    return kind == Kind.COUNTS ? found.counts() : found.albums();
   }
 
   private Pending queue(Kind kind, String albumId) {
@@ -225,8 +229,7 @@ public final class GroupReader implements AutoCloseable {
       return;
     }
     for (Pending p : group) {
-      Map<String, ?> of = p.kind() == Kind.COUNTS ? found.counts() : found.albums();
-      p.answer().complete(Optional.ofNullable(of.get(p.albumId())));
+      p.answer().complete(Optional.ofNullable(of(p.kind(), found).get(p.albumId())));
     }
     answered.add(group.size());
   }

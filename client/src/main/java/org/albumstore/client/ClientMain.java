@@ -17,6 +17,8 @@ public final class ClientMain {
   /** How long Ctrl-C waits for the stopped run to write its report. */
   private static final Duration STOP_WAIT = Duration.ofSeconds(60);
 
+  private static final String NETTY_JFR = "io.netty.jfr.enabled";
+
   private ClientMain() {}
 
   public static void main(String[] args) {
@@ -25,6 +27,12 @@ public final class ClientMain {
     // -Dio.netty.leakDetection.level turns it back on for a run.
     if (System.getProperty("io.netty.leakDetection.level") == null) {
       ResourceLeakDetector.setLevel(ResourceLeakDetector.Level.DISABLED);
+    }
+    // Netty's buffer allocator registers its JFR event types when first used, disabled or not:
+    // about 0.1 s of a cold start spent before the first request (results/client-cost/start-up/).
+    // -Dio.netty.jfr.enabled=true keeps them for a recording that wants them.
+    if (System.getProperty(NETTY_JFR) == null) {
+      System.setProperty(NETTY_JFR, "false");
     }
     ClientRun run = new ClientRun(Env.system(), System.out, System.err, args);
     Runtime.getRuntime()

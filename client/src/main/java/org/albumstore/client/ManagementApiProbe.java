@@ -5,13 +5,12 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.net.URI;
 import java.net.URLEncoder;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Base64;
+import java.util.Map;
 import org.albumstore.client.internal.broker.QueueProbe;
+import org.albumstore.client.internal.http.ProbeGet;
 import org.albumstore.common.config.AmqpSettings;
 
 /**
@@ -20,32 +19,31 @@ import org.albumstore.common.config.AmqpSettings;
  * <queue>.1}, {@code <queue>.2}, ... up to the first that does not exist (so a partition left over
  * from a larger P counts too, and the client needs no partition setting).
  *
- * <p>Uses the JDK's HTTP client, not the load's connection pool: a sampler that waited for a pooled
- * connection behind the load would stop sampling exactly when the numbers matter. The management
- * plugin refreshes its figures every few seconds (5 s by default), so depth and rates lag by up to
- * that much; the verifier accounts for that.
+ * <p>Read with {@link ProbeGet}, not the load's connections: a sampler that waited behind the load
+ * would stop sampling exactly when the numbers matter. The management plugin refreshes its figures
+ * every few seconds (5 s by default), so depth and rates lag by up to that much; the verifier
+ * accounts for that.
  */
 public final class ManagementApiProbe implements QueueProbe {
   public static final String SOURCE = "management-api";
   private static final Duration TIMEOUT = Duration.ofSeconds(2);
   private static final ObjectMapper JSON = new ObjectMapper();
 
-  private final HttpClient http;
   private final String base;
   private final String vhost;
   private final String queue;
-  private final String authorization;
+  private final Map<String, String> headers;
 
   public ManagementApiProbe(
       String apiBase, String vhost, String queue, String user, String password) {
     this.base = apiBase.endsWith("/") ? apiBase.substring(0, apiBase.length() - 1) : apiBase;
     this.vhost = vhost;
     this.queue = queue;
-    this.authorization =
+    String authorization =
         "Basic "
             + Base64.getEncoder()
                 .encodeToString((user + ":" + password).getBytes(StandardCharsets.UTF_8));
-    this.http = HttpClient.newBuilder().connectTimeout(TIMEOUT).build();
+    this.headers = Map.of("Authorization", authorization, "Accept", "application/json");
   }
 
   static String pathSegment(String s) {
@@ -64,7 +62,7 @@ public final class ManagementApiProbe implements QueueProbe {
   }
 
   @Override
-  public QueueSample sample() throws IOException, InterruptedException {
+  public QueueSample sample() throws IOException {
     long now = System.currentTimeMillis();
     QueueSample sum = parse(JSON.readTree(get(queueUri(0), false)), now);
     for (int i = 1; i < AmqpSettings.MAX_PARTITIONS; i++) {
@@ -78,20 +76,13 @@ public final class ManagementApiProbe implements QueueProbe {
   }
 
   /** The body of a 200; null for a 404 when {@code mayBeMissing}; otherwise an IOException. */
-  private byte[] get(URI uri, boolean mayBeMissing) throws IOException, InterruptedException {
-    HttpRequest request =
-        HttpRequest.newBuilder(uri)
-            .timeout(TIMEOUT)
-            .header("Authorization", authorization)
-            .header("Accept", "application/json")
-            .GET()
-            .build();
-    HttpResponse<byte[]> response = http.send(request, HttpResponse.BodyHandlers.ofByteArray());
-    if (response.statusCode() == 404 && mayBeMissing) {
+  private byte[] get(URI uri, boolean mayBeMissing) throws IOException {
+    ProbeGet.Response response = ProbeGet.get(uri, TIMEOUT, headers);
+    if (response.status() == 404 && mayBeMissing) {
       return null;
     }
-    if (response.statusCode() != 200) {
-      throw new IOException("GET " + uri + " answered HTTP " + response.statusCode());
+    if (response.status() != 200) {
+      throw new IOException("GET " + uri + " answered HTTP " + response.status());
     }
     return response.body();
   }
@@ -117,6 +108,6 @@ public final class ManagementApiProbe implements QueueProbe {
 
   @Override
   public void close() {
-    // The JDK client's resources are released when it becomes unreachable (close() is Java 21+).
+    // Nothing held: the JDK keeps idle connections in its own cache and closes them.
   }
 }

@@ -146,9 +146,6 @@ public final class TierSampler {
       problem = "no " + expected + " in " + endpoint.url() + " (not an Album Store " + side + "?)";
     } catch (IOException | IllegalArgumentException e) {
       problem = endpoint.url() + ": " + e;
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      problem = "interrupted while reading " + endpoint.url();
     }
     String note = side + " metrics n/a: " + problem;
     log.warn("{}; the time-per-tier table will lack the {} rows", note, side);

@@ -2,6 +2,9 @@ package org.albumstore.faults.harness;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.lang.management.ManagementFactory;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -11,11 +14,14 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The figures of each scenario, one line each, in the test output and in {@code
- * target/faults-summary.txt} (started afresh by the first scenario of each test JVM, so after
- * {@code mvn verify} it holds exactly that run's lines).
+ * target/faults-summary.txt}. The scenarios run in two test JVMs at once (faults/pom.xml): the
+ * first line a JVM writes starts the file afresh only if the file is older than that JVM, i.e. an
+ * earlier run's; a file written since is the other JVM's of this run, and is added to. So after
+ * {@code mvn verify} it holds exactly that run's lines. A lock file orders the two JVMs' writes.
  */
 public final class Summary {
   private static final Logger log = LoggerFactory.getLogger(Summary.class);
+  private static final long JVM_START = ManagementFactory.getRuntimeMXBean().getStartTime();
   private static boolean started;
 
   private Summary() {}
@@ -26,21 +32,28 @@ public final class Summary {
 
   public static synchronized void record(String line) {
     log.info("SUMMARY {}", line);
+    Path f = file();
+    Path lockFile = f.resolveSibling("faults-summary.lock");
     try {
-      Path f = file();
       Files.createDirectories(f.getParent());
-      if (!started) {
-        Files.deleteIfExists(f);
-        started = true;
+      try (FileChannel ch =
+              FileChannel.open(lockFile, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+          FileLock held = ch.lock()) {
+        if (!started) {
+          if (Files.exists(f) && Files.getLastModifiedTime(f).toMillis() < JVM_START) {
+            Files.delete(f);
+          }
+          started = true;
+        }
+        Files.writeString(
+            f,
+            line + System.lineSeparator(),
+            StandardCharsets.UTF_8,
+            StandardOpenOption.CREATE,
+            StandardOpenOption.APPEND);
       }
-      Files.writeString(
-          f,
-          line + System.lineSeparator(),
-          StandardCharsets.UTF_8,
-          StandardOpenOption.CREATE,
-          StandardOpenOption.APPEND);
     } catch (IOException e) {
-      throw new UncheckedIOException("cannot write " + file(), e);
+      throw new UncheckedIOException("cannot write " + f, e);
     }
   }
 

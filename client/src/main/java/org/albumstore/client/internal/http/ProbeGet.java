@@ -17,8 +17,8 @@ import java.util.Map;
  * (the trust store; about 400 classes of TLS alone) and a selector thread, in a cold JVM before the
  * load can start, and the client built one per endpoint. {@code HttpURLConnection} loads TLS only
  * for an {@code https} URL, and keeps the connection alive between reads when the body was read to
- * its end. With Netty's JFR types left out too, the load starts 0.48 s sooner after the launch
- * (results/client-cost/start-up/). No proxy, as before.
+ * its end. With Netty's JFR types left out too, the load starts 0.35 s sooner after the launch
+ * (results/client-cost/start-up/: 1.41 against 1.73 s, 10 pairs). No proxy, as before.
  */
 public final class ProbeGet {
   /** The status and body of a response. */

@@ -11,6 +11,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.albumstore.common.config.AmqpSettings;
@@ -33,6 +34,10 @@ public final class ConsumerProcess implements AutoCloseable {
   private static final Pattern STOPPED =
       Pattern.compile("stopped: ConsumerCounters\\[(.*?)\\]", Pattern.DOTALL);
   private static final Pattern FIELD = Pattern.compile("(\\w+)=(\\d+)");
+
+  /** The rate line's totals once a message was applied (consumer/.../RateReporter). */
+  private static final Pattern APPLIED = Pattern.compile("totals: [1-9][0-9]* msgs");
+
   private static final Duration READY_TIMEOUT = Duration.ofSeconds(60);
 
   private final Process process;
@@ -173,21 +178,28 @@ public final class ConsumerProcess implements AutoCloseable {
 
   /** Waits until the log holds {@code text}; fails early, with the log, if the process exits. */
   public void awaitLogLine(String text, Duration timeout) throws IOException, InterruptedException {
+    awaitLog(out -> out.contains(text), "logging '" + text + "'", timeout);
+  }
+
+  /**
+   * Waits until the consumer has committed a first message (its once-a-second rate line counts one
+   * in its totals), e.g. so that a fault meant to strike while it applies does not come before.
+   */
+  public void awaitApplied(Duration timeout) throws IOException, InterruptedException {
+    awaitLog(out -> APPLIED.matcher(out).find(), "applying a message", timeout);
+  }
+
+  private void awaitLog(Predicate<String> done, String what, Duration timeout)
+      throws IOException, InterruptedException {
     long deadline = System.nanoTime() + timeout.toNanos();
-    while (!output().contains(text)) {
+    while (!done.test(output())) {
       if (!process.isAlive()) {
         throw new IllegalStateException(
-            name
-                + " exited with "
-                + process.exitValue()
-                + " before logging '"
-                + text
-                + "':\n"
-                + tail());
+            name + " exited with " + process.exitValue() + " before " + what + ":\n" + tail());
       }
       if (System.nanoTime() > deadline) {
         throw new IllegalStateException(
-            name + " did not log '" + text + "' within " + timeout + ":\n" + tail());
+            name + " did not get to " + what + " within " + timeout + ":\n" + tail());
       }
       Thread.sleep(50);
     }

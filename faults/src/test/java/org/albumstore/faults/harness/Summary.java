@@ -14,10 +14,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The figures of each scenario, one line each, in the test output and in {@code
- * target/faults-summary.txt}. The scenarios run in two test JVMs at once (faults/pom.xml): the
- * first line a JVM writes starts the file afresh only if the file is older than that JVM, i.e. an
- * earlier run's; a file written since is the other JVM's of this run, and is added to. So after
- * {@code mvn verify} it holds exactly that run's lines. A lock file orders the two JVMs' writes.
+ * target/faults-summary.txt}. The first line a test JVM writes starts the file afresh only if the
+ * file is older than that JVM, i.e. an earlier run's; a file written since is another test JVM's of
+ * this run (failsafe with {@code forkCount} above 1), and is added to. So after {@code mvn verify}
+ * it holds exactly that run's lines. A lock file orders the JVMs' writes.
  */
 public final class Summary {
   private static final Logger log = LoggerFactory.getLogger(Summary.class);

@@ -31,7 +31,9 @@
 # without and with an AOT cache). For each JVM the CPU seconds of the process and of its JIT
 # compiler threads in its first 15 s, and timeline.csv / warmup.md: every second of every run
 # (requests answered, CPU and JIT seconds) and where the seconds go, phase by phase
-# (bench/whole-timeline.py). Output: results/client-cost/whole/.
+# (bench/whole-timeline.py), and each client's seconds from launch to load (start_s). With
+# CLIENT_COST_COUNT=N (client variants only) each sends N requests and its figure is its CPU per
+# request. Output: results/client-cost/whole/.
 source "$(dirname "$0")/lib.sh"
 REPS="${1:-3}"; THREADS="${2:-256}"; SECS="${3:-15}"; REQUESTS="${4:-100000}"; MEM_SIZES="${5:-100000,1000000}"
 CLIENT_JAVA_OPTS="${CLIENT_JAVA_OPTS:--Xmx512m}"

@@ -161,5 +161,6 @@ python3 "$BENCH_DIR/benchstat.py" summarize "$WOUT" --group tool --metrics "$MET
   "${RATIOS[@]}" --extra "$WOUT/extra.json" --title "$TITLE" | tee "$WOUT/table.md"
 rm -f "$WOUT/extra.json"
 # Where each tool's seconds go, phase by phase from its launch (start-up, warm-up, steady state).
-[[ -z "$COUNT" ]] && python3 "$BENCH_DIR/whole-timeline.py" "$WOUT/timeline.csv" "$SECS" | tee "$WOUT/warmup.md"
-true
+if [[ -z "$COUNT" ]]; then
+  python3 "$BENCH_DIR/whole-timeline.py" "$WOUT/timeline.csv" "$SECS" | tee "$WOUT/warmup.md"
+fi

@@ -2,9 +2,6 @@ package org.albumstore.faults.harness;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.lang.management.ManagementFactory;
-import java.nio.channels.FileChannel;
-import java.nio.channels.FileLock;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -14,14 +11,11 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The figures of each scenario, one line each, in the test output and in {@code
- * target/faults-summary.txt}. The first line a test JVM writes starts the file afresh only if the
- * file is older than that JVM, i.e. an earlier run's; a file written since is another test JVM's of
- * this run (failsafe with {@code forkCount} above 1), and is added to. So after {@code mvn verify}
- * it holds exactly that run's lines. A lock file orders the JVMs' writes.
+ * target/faults-summary.txt} (started afresh by the first scenario of each test JVM, so after
+ * {@code mvn verify} it holds exactly that run's lines).
  */
 public final class Summary {
   private static final Logger log = LoggerFactory.getLogger(Summary.class);
-  private static final long JVM_START = ManagementFactory.getRuntimeMXBean().getStartTime();
   private static boolean started;
 
   private Summary() {}
@@ -32,28 +26,21 @@ public final class Summary {
 
   public static synchronized void record(String line) {
     log.info("SUMMARY {}", line);
-    Path f = file();
-    Path lockFile = f.resolveSibling("faults-summary.lock");
     try {
+      Path f = file();
       Files.createDirectories(f.getParent());
-      try (FileChannel ch =
-              FileChannel.open(lockFile, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
-          FileLock held = ch.lock()) {
-        if (!started) {
-          if (Files.exists(f) && Files.getLastModifiedTime(f).toMillis() < JVM_START) {
-            Files.delete(f);
-          }
-          started = true;
-        }
-        Files.writeString(
-            f,
-            line + System.lineSeparator(),
-            StandardCharsets.UTF_8,
-            StandardOpenOption.CREATE,
-            StandardOpenOption.APPEND);
+      if (!started) {
+        Files.deleteIfExists(f);
+        started = true;
       }
+      Files.writeString(
+          f,
+          line + System.lineSeparator(),
+          StandardCharsets.UTF_8,
+          StandardOpenOption.CREATE,
+          StandardOpenOption.APPEND);
     } catch (IOException e) {
-      throw new UncheckedIOException("cannot write " + f, e);
+      throw new UncheckedIOException("cannot write " + file(), e);
     }
   }
 

@@ -111,7 +111,11 @@ final class ServerComponents implements AutoCloseable {
     PoolThreads readerNames = new PoolThreads(READERS);
     GroupReader group =
         new GroupReader(
-            AlbumReads.source(pool), settings.readGroup(), AlbumReads.WAIT_BOUND, readerNames);
+            AlbumReads.source(pool),
+            settings.readGroup(),
+            AlbumReads.WAIT_BOUND,
+            settings.readQueueMax(),
+            readerNames);
     BrokerConnector broker = null;
     AlbumWaiters waiters = null;
     CommitFeed commits = null;

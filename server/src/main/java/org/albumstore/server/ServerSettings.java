@@ -46,7 +46,8 @@ import org.albumstore.server.internal.read.ReadWaitSettings;
  * @param maxImageBytes largest accepted {@code image} part (bigger is 413)
  * @param dbPoolSize connections of the read pool, and as many read threads ({@code ReadThreads})
  * @param readInlineMax most GETs querying on their request threads at once ({@code ReadThreads})
- * @param readQueueMax most GETs waiting for a read thread before new ones get 503
+ * @param readQueueMax most GETs waiting for a read thread, and most GET /review queued for the
+ *     group reader, before new ones get 503
  * @param readWait how {@code GET /albums/{albumID}} waits for an acknowledged album (read-your-
  *     writes; its own declarations in {@link ReadWaitSettings})
  * @param readCache what the GETs answer from memory ({@link ReadCacheSettings})
@@ -88,17 +89,18 @@ public record ServerSettings(
       Setting.integer("ALBUMSTORE_READ_INLINE_MAX", 64, 1, 100_000)
           .withFlag("--read-inline-max", "N")
           .withHelp(
-              "Most GETs querying on their request threads at once (running, or waiting for a"
-                  + " read connection); beyond, a GET waits for the database without a request"
-                  + " thread. Keep it below the request threads (--http-threads, or a WAR"
+              "Most GET /albums querying on their request threads at once (running, or waiting"
+                  + " for a read connection); beyond, a GET waits for the database without a"
+                  + " request thread (a GET /review always does, unless it asks alone). Keep it below the request threads (--http-threads, or a WAR"
                   + " connector's maxThreads): writes need the rest");
 
   public static final Setting<Integer> READ_QUEUE_MAX =
       Setting.integer("ALBUMSTORE_READ_QUEUE_MAX", 1000, 1, 1_000_000)
           .withFlag("--read-queue-max", "N")
           .withHelp(
-              "Most GETs waiting for the database without a request thread; beyond, 503 with"
-                  + " Retry-After");
+              "Most GETs waiting for the database without a request thread, in each of its two"
+                  + " queues (GET /albums for a read thread, GET /review for the group reader);"
+                  + " beyond, 503 with Retry-After");
 
   public static final Setting<Integer> PUBLISH_CHANNELS =
       Setting.integer("ALBUMSTORE_PUBLISH_CHANNELS", 4, 1, 64)

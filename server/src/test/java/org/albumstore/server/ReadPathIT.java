@@ -204,72 +204,157 @@ class ReadPathIT {
   }
 
   /**
-   * A slow database holds no more request threads than {@code --read-inline-max}: with every read
-   * stuck behind a locked table, the queries beyond it wait for a read thread without a request
-   * thread, the ones beyond the queue's bound get 503 at once, and a write is still answered, all
-   * while the reads wait. Before, every request thread would be waiting on the database (2 in a
-   * query, the others for a connection) until the query timeout (5 s) failed the first reads, and
-   * the write only then got a thread.
+   * A slow database holds no more request threads than {@code --read-inline-max}: with every album
+   * read stuck behind a locked table, the queries beyond it wait for a read thread without a
+   * request thread, the ones beyond the queue's bound get 503 at once, and a write is still
+   * answered, all while the reads wait. Without the bound, every request thread would be waiting on
+   * the database (2 in a query, the others for a connection) until the query timeout (5 s) failed
+   * the first reads, and the write only then got a thread.
    */
   @Test
-  void readsStuckOnALockedTableLeaveRequestThreadsForWrites() throws Exception {
-    AmqpSettings own = TestServices.amqp("server.slowDatabase");
-    Map<String, String> env = new HashMap<>(TestServices.overrides(own, TestServices.database()));
-    env.put(CommonSettings.HTTP_PORT.variable(), "0");
-    env.put(ServerSettings.HTTP_THREADS.variable(), "4");
-    env.put(ServerSettings.DB_POOL_SIZE.variable(), "2");
-    env.put(ServerSettings.READ_INLINE_MAX.variable(), "2");
-    env.put(ServerSettings.READ_QUEUE_MAX.variable(), "6");
-    String id = run + "-locked";
-    insertCounts(id, 2, 1);
-    HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
-    try (AlbumStoreServer small = AlbumStoreServer.start(Env.system().withOverrides(env));
-        Connection lock = db.getConnection()) {
-      lock.setAutoCommit(false);
-      try (Statement st = lock.createStatement()) {
-        st.execute("LOCK TABLE album_reviews IN ACCESS EXCLUSIVE MODE");
-      }
+  void albumReadsStuckOnALockedTableLeaveRequestThreadsForWrites() throws Exception {
+    String id = run + "-locked-album";
+    insertAlbum(id, "artist", "title", "2001");
+    try (StuckReads stuck = new StuckReads("albums", 12, "/albums/" + id)) {
       // 2 query on their request threads (and block), 2 wait on the read threads for a permit,
       // 6 wait in the queue, and 2 find no room.
-      List<CompletableFuture<HttpResponse<String>>> reads = new ArrayList<>();
-      for (int i = 0; i < 12; i++) {
-        reads.add(
-            http.sendAsync(
-                HttpRequest.newBuilder(URI.create(small.baseUrl() + "/review/" + id)).build(),
-                BodyHandlers.ofString()));
+      stuck.awaitRefusedAndQueued(2, "albumstore_read_queued", 6);
+      assertThat(stuck.refused()).as("reads answered while the table was locked").hasSize(2);
+      assertThat(stuck.write(id).status()).isEqualTo(200);
+      stuck.unlock();
+      for (HttpResponse<String> r : stuck.answeredAfterTheLock()) {
+        assertThat(r.statusCode()).isEqualTo(200);
+        assertThat(r.body()).contains("\"artist\":\"artist\"");
       }
-      Api api = new Api(small.baseUrl());
-      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-      while (reads.stream().filter(CompletableFuture::isDone).count() < 2
-          || Scrapes.sum(api.get("/metrics").body(), "albumstore_read_queued", Map.of()) < 6) {
-        assertThat(System.nanoTime()).as("2 refused and 6 queued").isLessThan(deadline);
-        Thread.sleep(10);
-      }
+      assertThat(stuck.gauge("albumstore_read_queued")).isZero();
+    }
+  }
 
-      Api.Reply write = api.post("/review/like/" + id);
-
-      assertThat(write.status()).isEqualTo(200);
-      List<HttpResponse<String>> refused =
-          reads.stream().filter(CompletableFuture::isDone).map(CompletableFuture::join).toList();
-      assertThat(refused).as("reads answered while the table was locked").hasSize(2);
-      for (HttpResponse<String> r : refused) {
-        assertThat(r.statusCode()).isEqualTo(503);
-        assertThat(r.headers().firstValue("Retry-After")).hasValue("1");
-        assertThat(r.body()).contains("too many reads are waiting for the database");
-      }
-      lock.rollback();
-
-      for (CompletableFuture<HttpResponse<String>> f : reads) {
-        HttpResponse<String> r = f.get(10, TimeUnit.SECONDS);
-        if (!refused.contains(r)) {
-          assertThat(r.statusCode()).isEqualTo(200);
+  /**
+   * A {@code GET /review} holds no request thread while its group read waits: with the counters
+   * locked, one GET asks alone on its request thread and every other one waits without a thread
+   * (the reader's group, then the queue), so 30 such GETs leave 3 of the 4 request threads free and
+   * a write is answered while they all wait; beyond {@code --read-queue-max} queued, a GET is
+   * refused at once with 503.
+   */
+  @Test
+  void reviewReadsStuckOnALockedTableHoldNoRequestThread() throws Exception {
+    String id = run + "-locked-counts";
+    insertCounts(id, 2, 1);
+    try (StuckReads stuck = new StuckReads("album_reviews", 30, "/review/" + id)) {
+      stuck.awaitRefusedAndQueued(1, "albumstore_read_group_queued", 6);
+      assertThat(stuck.write(id).status()).isEqualTo(200);
+      stuck.unlock();
+      // One alone, at least one in the reader's group, 6 queued: answered. The rest refused, some
+      // of them after the write, as they arrived.
+      int answered = 0;
+      for (HttpResponse<String> r : stuck.all()) {
+        if (r.statusCode() == 200) {
           assertThat(r.body()).isEqualTo("{\"likes\":\"2\",\"dislikes\":\"1\"}");
+          answered++;
+        } else {
+          StuckReads.assertRefused(r);
         }
       }
-      assertThat(Scrapes.sum(api.get("/metrics").body(), "albumstore_read_queued", Map.of()))
-          .isZero();
-    } finally {
-      TestServices.deleteTopology(own);
+      assertThat(answered).isBetween(1 + 1 + 6, 30 - 1);
+      assertThat(stuck.gauge("albumstore_read_group_queued")).isZero();
+    }
+  }
+
+  /**
+   * A server of 4 request threads, 2 read connections, {@code --read-inline-max 2} and {@code
+   * --read-queue-max 6}, with {@code table} locked and {@code n} GETs of {@code path} sent at once.
+   */
+  private final class StuckReads implements AutoCloseable {
+    private final AmqpSettings own = TestServices.amqp("server.slowDatabase");
+    private final AlbumStoreServer small;
+    private final Connection lock;
+    private final Api api;
+    private final List<CompletableFuture<HttpResponse<String>>> reads = new ArrayList<>();
+    private List<HttpResponse<String>> refused = List.of();
+
+    StuckReads(String table, int n, String path) throws Exception {
+      Map<String, String> env = new HashMap<>(TestServices.overrides(own, TestServices.database()));
+      env.put(CommonSettings.HTTP_PORT.variable(), "0");
+      env.put(ServerSettings.HTTP_THREADS.variable(), "4");
+      env.put(ServerSettings.DB_POOL_SIZE.variable(), "2");
+      env.put(ServerSettings.READ_INLINE_MAX.variable(), "2");
+      env.put(ServerSettings.READ_QUEUE_MAX.variable(), "6");
+      small = AlbumStoreServer.start(Env.system().withOverrides(env));
+      api = new Api(small.baseUrl());
+      lock = db.getConnection();
+      lock.setAutoCommit(false);
+      try (Statement st = lock.createStatement()) {
+        st.execute("LOCK TABLE " + table + " IN ACCESS EXCLUSIVE MODE");
+      }
+      HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+      for (int i = 0; i < n; i++) {
+        reads.add(
+            http.sendAsync(
+                HttpRequest.newBuilder(URI.create(small.baseUrl() + path)).build(),
+                BodyHandlers.ofString()));
+      }
+    }
+
+    /** Waits until at least {@code n} reads were answered and {@code queued} shows {@code q}. */
+    void awaitRefusedAndQueued(int n, String queued, int q) throws Exception {
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+      while (reads.stream().filter(CompletableFuture::isDone).count() < n || gauge(queued) < q) {
+        assertThat(System.nanoTime()).as("%d refused and %d queued", n, q).isLessThan(deadline);
+        Thread.sleep(10);
+      }
+      refused =
+          reads.stream().filter(CompletableFuture::isDone).map(CompletableFuture::join).toList();
+      refused.forEach(StuckReads::assertRefused);
+    }
+
+    static void assertRefused(HttpResponse<String> r) {
+      assertThat(r.statusCode()).isEqualTo(503);
+      assertThat(r.headers().firstValue("Retry-After")).hasValue("1");
+      assertThat(r.body()).contains("too many reads are waiting for the database");
+    }
+
+    /** Every read's answer, once each has one. */
+    List<HttpResponse<String>> all() throws Exception {
+      List<HttpResponse<String>> all = new ArrayList<>();
+      for (CompletableFuture<HttpResponse<String>> f : reads) {
+        all.add(f.get(10, TimeUnit.SECONDS));
+      }
+      return all;
+    }
+
+    List<HttpResponse<String>> refused() {
+      return refused;
+    }
+
+    Api.Reply write(String albumId) throws Exception {
+      return api.post("/review/like/" + albumId);
+    }
+
+    void unlock() throws Exception {
+      lock.rollback();
+    }
+
+    /** The reads not refused before the write, each answered once the lock went. */
+    List<HttpResponse<String>> answeredAfterTheLock() throws Exception {
+      List<HttpResponse<String>> answered = new ArrayList<>(all());
+      answered.removeAll(refused);
+      return answered;
+    }
+
+    double gauge(String name) throws Exception {
+      return Scrapes.sum(api.get("/metrics").body(), name, Map.of());
+    }
+
+    @Override
+    public void close() throws Exception {
+      try {
+        lock.rollback();
+        lock.close();
+        small.close();
+      } finally {
+        TestServices.deleteTopology(own);
+      }
     }
   }
 

@@ -11,6 +11,7 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import javax.sql.DataSource;
 import org.albumstore.common.event.AlbumProfile;
 
@@ -117,21 +118,26 @@ public final class AlbumReads {
 
   /**
    * The album's counters (zeros for a known album without reviews), or empty when unknown; from the
-   * cache when it holds them current ({@link ReadCache#counts}).
+   * cache when it holds them current ({@link ReadCache#counts}), else from a group read, without
+   * waiting on this thread ({@link GroupReader#countsLater}: complete on return when asked alone).
    */
-  public Optional<ReviewCounts> reviews(String albumId) throws ReadFailedException {
+  public CompletableFuture<Optional<ReviewCounts>> reviewsLater(String albumId) {
     if (!cache.cachesCounts()) {
-      return group.counts(albumId);
+      return group.countsLater(albumId);
     }
     Optional<ReviewCounts> cached = cache.counts(albumId);
     if (cached.isPresent()) {
-      return cached;
+      return CompletableFuture.completedFuture(cached);
     }
     long start = cache.now();
-    Optional<ReviewCounts> read = group.counts(albumId);
-    read.ifPresent(r -> cache.countsRead(albumId, r, start));
-    // What the cache holds now: a larger value announced meanwhile must not be hidden by this one.
-    return read.isPresent() ? cache.counts(albumId).or(() -> read) : read;
+    return group
+        .countsLater(albumId)
+        .thenApply(
+            read -> {
+              read.ifPresent(r -> cache.countsRead(albumId, r, start));
+              // What the cache holds now: a larger value announced meanwhile must not be hidden.
+              return read.isPresent() ? cache.counts(albumId).or(() -> read) : read;
+            });
   }
 
   private static Map<String, ReviewCounts> readReviews(Connection c, Set<String> ids)

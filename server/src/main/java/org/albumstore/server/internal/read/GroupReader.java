@@ -30,11 +30,15 @@ import org.albumstore.common.event.AlbumProfile;
  * GET borrowed and returned a pool connection, mostly waiting for one and waking up (64 request
  * threads on 8 connections). Asking once for many IDs pays those costs once per group.
  *
- * <p>How: a GET queues its album ID and waits for its answer; each of {@code readers} threads takes
- * the oldest queued GET and every other one queued at that moment (up to {@code groupMax}), asks
- * the database once on a connection it borrows for the group, and answers each. The group forms by
- * itself: a reader never waits for company; while a query is in flight, arrivals queue, and the
- * next free reader takes them all.
+ * <p>How: a GET queues its album ID; each of {@code readers} threads takes the oldest queued GET
+ * and every other one queued at that moment (up to {@code groupMax}), asks the database once on a
+ * connection it borrows for the group, and answers each. The group forms by itself: a reader never
+ * waits for company; while a query is in flight, arrivals queue, and the next free reader takes
+ * them all. A {@code GET /review} ({@link #countsLater}) does not wait on its request thread: its
+ * answer is a future the reader completes, and the servlet writes the response from there (no
+ * request thread parked per GET and woken by the reader: at 64 connections that wait and wake-up
+ * were a fifth of the server's CPU, {@code results/reads/group-reads/}). A GET of an album and the
+ * waiting reads' poll ({@link #album}, {@link #albums}) wait for theirs on their threads.
  *
  * <p>A lone GET: when nothing is queued and no query is in flight, the GET asks its own one-row
  * query on its own thread instead of waking a reader and waiting to be woken (two thread hand-offs
@@ -48,9 +52,13 @@ import org.albumstore.common.event.AlbumProfile;
  * server, as with one statement per GET against the one primary.
  *
  * <p>Failures: when the query fails (database down, timeout), every GET of the group gets {@link
- * ReadFailedException}, which the servlets answer 503. No queued GET waits longer than {@code
- * waitBound}: past it, it gets that exception too, and a reader skips it if it is still queued. A
- * lone GET's own query is bounded as a reader's is, by the pool's wait and the query's timeout.
+ * ReadFailedException}, which the servlets answer 503. No queued GET is asked once it has waited
+ * longer than {@code waitBound}: a reader fails it with that exception instead, and skips the ones
+ * whose caller gave up (completed its future, or stopped waiting). A GET that waits on its thread
+ * gives up at {@code waitBound}; one asked through {@link #countsLater} is bounded by its caller
+ * (the servlet's async timeout). More than {@code queueMax} GETs queued: {@link #countsLater}
+ * refuses the next at once ({@link ReadRefusedException}). A lone GET's own query is bounded as a
+ * reader's is, by the pool's wait and the query's timeout.
  */
 public final class GroupReader implements AutoCloseable {
 
@@ -71,12 +79,14 @@ public final class GroupReader implements AutoCloseable {
     ALBUM
   }
 
-  /** One GET's question and its answer (an {@link Optional}), or its failure. */
-  private record Pending(Kind kind, String albumId, CompletableFuture<Optional<?>> answer) {}
+  /** One GET's question, when it was queued, and its answer (an {@link Optional}) or failure. */
+  private record Pending(
+      Kind kind, String albumId, long queuedAt, CompletableFuture<Optional<?>> answer) {}
 
   private final Source source;
   private final int groupMax;
   private final long waitBoundNanos;
+  private final int queueMax;
   private final BlockingQueue<Pending> queue = new LinkedBlockingQueue<>();
   private final List<Thread> readers = new ArrayList<>();
   private final LongAdder queries = new LongAdder();
@@ -90,13 +100,19 @@ public final class GroupReader implements AutoCloseable {
   /**
    * @param settings how many readers, and the most GETs per query
    * @param waitBound the longest a GET waits for its answer (queued, then its group's query)
+   * @param queueMax most GETs queued for a reader; beyond, {@link #countsLater} refuses
    * @param threads creates the reader threads (daemon, named); started at once
    */
   public GroupReader(
-      Source source, ReadGroupSettings settings, Duration waitBound, ThreadFactory threads) {
+      Source source,
+      ReadGroupSettings settings,
+      Duration waitBound,
+      int queueMax,
+      ThreadFactory threads) {
     this.source = source;
     this.groupMax = settings.groupMax();
     this.waitBoundNanos = waitBound.toNanos();
+    this.queueMax = queueMax;
     for (int i = 0; i < settings.readers(); i++) {
       Thread t = threads.newThread(this::readLoop);
       readers.add(t);
@@ -104,9 +120,35 @@ public final class GroupReader implements AutoCloseable {
     readers.forEach(Thread::start);
   }
 
-  /** The album's counts (zeros for a known album without reviews), or empty when unknown. */
-  public Optional<ReviewCounts> counts(String albumId) throws ReadFailedException {
-    return ask(Kind.COUNTS, albumId).map(ReviewCounts.class::cast);
+  /**
+   * The album's counts (zeros for a known album without reviews), or empty when unknown, without
+   * waiting for them on this thread. A lone GET's own query runs here, and its future is complete
+   * on return; a queued GET's is completed by the reader that answers its group, on that thread.
+   * The future fails with {@link ReadFailedException} (the query failed, or the GET was queued past
+   * {@code waitBound}) or {@link ReadRefusedException} ({@code queueMax} GETs already queued).
+   * Completing it first (a caller that gives up) tells a reader not to ask for it.
+   */
+  public CompletableFuture<Optional<ReviewCounts>> countsLater(String albumId) {
+    if (mayGoAlone()) {
+      try {
+        return CompletableFuture.completedFuture(
+            alone(Kind.COUNTS, albumId).map(ReviewCounts.class::cast));
+      } catch (ReadFailedException e) {
+        return CompletableFuture.failedFuture(e);
+      } finally {
+        asking.decrementAndGet();
+      }
+    }
+    if (queue.size() >= queueMax) {
+      return CompletableFuture.failedFuture(new ReadRefusedException(queueMax));
+    }
+    return countsOf(queue(Kind.COUNTS, albumId));
+  }
+
+  /** A COUNTS GET's answer as its type: a reader completes it with counts only. */
+  @SuppressWarnings("unchecked")
+  private static CompletableFuture<Optional<ReviewCounts>> countsOf(Pending p) {
+    return (CompletableFuture<Optional<ReviewCounts>>) (CompletableFuture<?>) p.answer();
   }
 
   /** The album's profile, or empty when no album has this ID (yet). */
@@ -129,7 +171,7 @@ public final class GroupReader implements AutoCloseable {
   }
 
   private Optional<?> ask(Kind kind, String albumId) throws ReadFailedException {
-    if (!closed && queue.isEmpty() && asking.compareAndSet(0, 1)) {
+    if (mayGoAlone()) {
       try {
         return alone(kind, albumId);
       } finally {
@@ -137,6 +179,11 @@ public final class GroupReader implements AutoCloseable {
       }
     }
     return await(queue(kind, albumId), System.nanoTime() + waitBoundNanos);
+  }
+
+  /** True, holding the one in-flight slot, when nothing is queued and nothing else is asked. */
+  private boolean mayGoAlone() {
+    return !closed && queue.isEmpty() && asking.compareAndSet(0, 1);
   }
 
   /** A lone GET's own query, on its own thread (nothing queued, nothing else in flight). */
@@ -159,7 +206,7 @@ public final class GroupReader implements AutoCloseable {
   }
 
   private Pending queue(Kind kind, String albumId) {
-    Pending p = new Pending(kind, albumId, new CompletableFuture<>());
+    Pending p = new Pending(kind, albumId, System.nanoTime(), new CompletableFuture<>());
     queue.add(p);
     if (closed) {
       fail(p, new ReadFailedException("the server is stopping", null)); // the readers have gone
@@ -171,9 +218,7 @@ public final class GroupReader implements AutoCloseable {
     try {
       return p.answer().get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
     } catch (TimeoutException e) {
-      ReadFailedException late =
-          new ReadFailedException(
-              "no answer within " + Duration.ofNanos(waitBoundNanos).toMillis() + " ms", e);
+      ReadFailedException late = late(e);
       if (p.answer().completeExceptionally(late)) {
         throw late;
       }
@@ -190,6 +235,11 @@ public final class GroupReader implements AutoCloseable {
     }
   }
 
+  private ReadFailedException late(Throwable cause) {
+    return new ReadFailedException(
+        "no answer within " + Duration.ofNanos(waitBoundNanos).toMillis() + " ms", cause);
+  }
+
   private void readLoop() {
     List<Pending> group = new ArrayList<>();
     while (!closed) {
@@ -199,7 +249,9 @@ public final class GroupReader implements AutoCloseable {
         return; // only close() interrupts
       }
       queue.drainTo(group, groupMax - 1);
-      group.removeIf(p -> p.answer().isDone()); // given up waiting: nobody needs the answer
+      long now = System.nanoTime();
+      // Given up waiting (nobody needs the answer), or queued past the bound: not asked.
+      group.removeIf(p -> p.answer().isDone() || expired(p, now));
       if (!group.isEmpty()) {
         asking.incrementAndGet();
         try {
@@ -232,6 +284,15 @@ public final class GroupReader implements AutoCloseable {
       p.answer().complete(Optional.ofNullable(of(p.kind(), found).get(p.albumId())));
     }
     answered.add(group.size());
+  }
+
+  /** Fails {@code p} when it was queued longer than the bound; true if it was. */
+  private boolean expired(Pending p, long now) {
+    if (now - p.queuedAt() <= waitBoundNanos) {
+      return false;
+    }
+    fail(p, late(null));
+    return true;
   }
 
   private static void fail(Pending p, ReadFailedException e) {

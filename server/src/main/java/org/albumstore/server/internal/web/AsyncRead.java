@@ -6,26 +6,34 @@ import jakarta.servlet.AsyncListener;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Function;
 import org.albumstore.common.event.AlbumProfile;
 import org.albumstore.server.internal.read.AlbumWaiters;
 import org.albumstore.server.internal.read.AlbumWaiters.Waiter;
 import org.albumstore.server.internal.read.ReadFailedException;
+import org.albumstore.server.internal.read.ReadRefusedException;
 import org.albumstore.server.internal.read.ReadThreads;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Serves the GETs without letting the database hold Tomcat's threads: the query runs on the request
- * thread only while fewer than {@code --read-inline-max} reads do; otherwise the request goes async
- * and its query waits for a read thread ({@link ReadThreads}). A {@code GET /albums/{albumID}} for
+ * Serves the GETs without letting the database hold Tomcat's threads. A {@code GET
+ * /albums/{albumID}} queries on its request thread only while fewer than {@code --read-inline-max}
+ * reads do; otherwise the request goes async and its query waits for a read thread ({@link
+ * ReadThreads}). A {@code GET /albums/{albumID}} for
  * an album acknowledged but not yet applied then waits in {@link AlbumWaiters}, async too, until
  * the waiters' poller answers it (200 with the album, 404 after the bound, 503 on a database
  * failure), like {@link AsyncWrite} does for writes.
  *
- * <p>Exactly one answer per async read: the read thread or the poller, this request's async timeout
- * (a safety net above the wait's bound plus one query's timeout) and a broken connection race for
- * one flag ({@link Exchange}), and only the winner writes.
+ * <p>A {@code GET /review/{albumID}} never holds a request thread while its group read is asked
+ * ({@link #serveWhenDone}): its request goes async and the group's reader writes the response.
+ *
+ * <p>Exactly one answer per async read: the read thread, the group's reader or the poller, this
+ * request's async timeout (a safety net above the wait's bound plus one query's timeout) and a
+ * broken connection race for one flag ({@link Exchange}), and only the winner writes.
  */
 public final class AsyncRead {
   private static final Logger log = LoggerFactory.getLogger(AsyncRead.class);
@@ -119,6 +127,47 @@ public final class AsyncRead {
     }
   }
 
+  /**
+   * Answers a GET whose answer another thread completes ({@code GroupReader#countsLater}): on this
+   * thread when {@code answer} is complete already (a lone GET asked its own query here, or it was
+   * refused), else from the thread that completes it, with no request thread held meanwhile. A
+   * failed read is 503, a refused one 503 at once; both with Retry-After.
+   */
+  <T> void serveWhenDone(
+      HttpServletRequest req,
+      HttpServletResponse resp,
+      CompletableFuture<T> answer,
+      Function<T, AsyncWrite.Success> reply)
+      throws IOException {
+    if (answer.isDone()) {
+      AsyncWrite.Success now;
+      try {
+        now = reply.apply(answer.join());
+      } catch (CompletionException e) {
+        now = failure(e.getCause());
+      }
+      now.write(resp);
+      return;
+    }
+    Exchange ex = start(req, resp);
+    ex.asked = answer; // given up on a timeout or a broken connection: the reader skips it
+    answer.whenComplete(
+        (value, error) -> ex.respond(error == null ? reply.apply(value) : failure(error)));
+  }
+
+  /** The answer to a read that did not complete normally. */
+  private static AsyncWrite.Success failure(Throwable error) {
+    Throwable cause = error instanceof CompletionException ? error.getCause() : error;
+    if (cause instanceof ReadRefusedException) {
+      return r -> Responses.unavailable(r, TOO_MANY_QUEUED);
+    }
+    if (cause instanceof ReadFailedException failed) {
+      return r -> Responses.databaseUnavailable(r, failed);
+    }
+    failures.warn("A group read failed unexpectedly", cause);
+    return r -> Responses.error(r, 500, ErrorMessages.forStatus(500));
+  }
+
   private Exchange start(HttpServletRequest req, HttpServletResponse resp) {
     AsyncContext ac = req.startAsync();
     ac.setTimeout(timeoutMs);
@@ -195,6 +244,7 @@ public final class AsyncRead {
     private final AtomicBoolean answered = new AtomicBoolean();
     private volatile Reply awaited;
     private volatile Waiter waiter;
+    private volatile CompletableFuture<?> asked;
 
     Exchange(HttpServletResponse resp, AsyncContext ac) {
       this.resp = resp;
@@ -230,19 +280,24 @@ public final class AsyncRead {
     public void onTimeout(AsyncEvent event) {
       respond(
           r -> Responses.unavailable(r, "the database did not answer in time; retry in a second"));
-      forgetWaiter();
+      giveUp();
     }
 
     @Override
     public void onError(AsyncEvent event) {
       answered.set(true); // the connection is gone: nobody to answer
-      forgetWaiter();
+      giveUp();
     }
 
-    private void forgetWaiter() {
+    /** Nobody waits for this read any more: the poller forgets it, a reader does not ask it. */
+    private void giveUp() {
       Waiter w = waiter;
       if (w != null) {
         w.claim();
+      }
+      CompletableFuture<?> a = asked;
+      if (a != null) {
+        a.cancel(false);
       }
     }
 

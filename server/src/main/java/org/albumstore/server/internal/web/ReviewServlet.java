@@ -11,7 +11,6 @@ import org.albumstore.common.event.Vote;
 import org.albumstore.server.internal.metrics.RequestClock;
 import org.albumstore.server.internal.publish.ConfirmedPublisher;
 import org.albumstore.server.internal.read.AlbumReads;
-import org.albumstore.server.internal.read.ReadFailedException;
 import org.albumstore.server.internal.read.ReviewCounts;
 
 /**
@@ -40,7 +39,7 @@ public final class ReviewServlet extends ApiServlet {
 
   @Override
   protected void handle(Route route, HttpServletRequest req, HttpServletResponse resp)
-      throws HttpProblem, ReadFailedException, IOException {
+      throws HttpProblem, IOException {
     switch (route.resource()) {
       case VOTE -> vote(route.params().get(0), route.params().get(1), req, resp);
       case REVIEW_COUNTS -> counts(route.params().get(0), req, resp);
@@ -65,21 +64,20 @@ public final class ReviewServlet extends ApiServlet {
   }
 
   private void counts(String rawId, HttpServletRequest req, HttpServletResponse resp)
-      throws HttpProblem, ReadFailedException, IOException {
+      throws HttpProblem, IOException {
     String albumId = RequestChecks.albumId(rawId);
-    asyncRead.serve(
-        req,
-        resp,
-        () -> {
-          Optional<ReviewCounts> counts = reads.reviews(albumId);
-          if (counts.isEmpty()) {
-            throw new HttpProblem(404, "no album and no reviews with this albumID");
-          }
-          String json =
-              Json.object(
-                  "likes", Long.toString(counts.get().likes()),
-                  "dislikes", Long.toString(counts.get().dislikes()));
-          return AsyncRead.Reply.of(r -> Responses.json(r, 200, json));
-        });
+    asyncRead.serveWhenDone(req, resp, reads.reviewsLater(albumId), ReviewServlet::countsReply);
+  }
+
+  private static AsyncWrite.Success countsReply(Optional<ReviewCounts> counts) {
+    if (counts.isEmpty()) {
+      HttpProblem unknown = new HttpProblem(404, "no album and no reviews with this albumID");
+      return r -> Responses.problem(r, unknown);
+    }
+    String json =
+        Json.object(
+            "likes", Long.toString(counts.get().likes()),
+            "dislikes", Long.toString(counts.get().dislikes()));
+    return r -> Responses.json(r, 200, json);
   }
 }

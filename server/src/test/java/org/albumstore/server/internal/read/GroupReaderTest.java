@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
@@ -29,7 +30,8 @@ import org.junit.jupiter.api.Timeout;
 /**
  * The grouping itself, with a planted source: a group forms while a query is in flight, a lone read
  * is asked alone on its own thread with nothing to wait for, a failed query fails each GET of its
- * group, and no queued GET waits past its bound. Counted, never timed: the test's own waits are
+ * group, no queued GET is asked past its bound, a GET /review holds no thread while queued, and
+ * beyond the queue's bound one is refused at once. Counted, never timed: the test's own waits are
  * liveness bounds only.
  */
 @Timeout(60)
@@ -74,8 +76,21 @@ class GroupReaderTest {
   }
 
   private GroupReader start(int readers, GroupReader.Source source, Duration bound) {
-    reader = new GroupReader(source, new ReadGroupSettings(readers, 256), bound, threads);
+    return start(readers, source, bound, 1000);
+  }
+
+  private GroupReader start(int readers, GroupReader.Source source, Duration bound, int queueMax) {
+    reader = new GroupReader(source, new ReadGroupSettings(readers, 256), bound, queueMax, threads);
     return reader;
+  }
+
+  /** A GET /review as the servlet asks it ({@link GroupReader#countsLater}), waited for here. */
+  private Optional<ReviewCounts> counts(String id) throws Exception {
+    try {
+      return reader.countsLater(id).get(LONG.toSeconds(), TimeUnit.SECONDS);
+    } catch (ExecutionException e) {
+      throw e.getCause() instanceof Exception cause ? cause : e;
+    }
   }
 
   /**
@@ -94,7 +109,7 @@ class GroupReaderTest {
 
   /** A lone read in flight on a caller's thread, held there: what is asked next queues. */
   private Future<Optional<ReviewCounts>> loneReadInFlight() throws InterruptedException {
-    Future<Optional<ReviewCounts>> lone = callers.submit(() -> reader.counts("lone"));
+    Future<Optional<ReviewCounts>> lone = callers.submit(() -> counts("lone"));
     await(loneInFlight);
     return lone;
   }
@@ -103,8 +118,9 @@ class GroupReaderTest {
   void aLoneReadIsAskedAtOnceOnItsOwnThreadWithNoOtherToWaitFor() throws Exception {
     start(1, this::answer, LONG);
 
-    assertThat(reader.counts("r1")).contains(new ReviewCounts(7, 1));
-    assertThat(reader.counts("unknown-1")).isEmpty();
+    // Asked and answered on this thread: the future is complete when countsLater returns.
+    assertThat(reader.countsLater("r1")).isCompletedWithValue(Optional.of(new ReviewCounts(7, 1)));
+    assertThat(counts("unknown-1")).isEmpty();
     assertThat(reader.album("a1")).map(AlbumProfile::artist).contains("artist a1");
 
     // Each read went alone, in its own query: none waited for company that never came, and none
@@ -119,7 +135,7 @@ class GroupReaderTest {
     start(1, this::answerOrHoldLone, LONG);
     Future<Optional<ReviewCounts>> lone = loneReadInFlight();
 
-    assertThat(reader.counts("next")).contains(new ReviewCounts(7, 1));
+    assertThat(counts("next")).contains(new ReviewCounts(7, 1));
 
     assertThat(askedOn.get(1)).isEqualTo("group-reader-test");
     loneLands.countDown();
@@ -142,12 +158,12 @@ class GroupReaderTest {
         },
         LONG);
     Future<Optional<ReviewCounts>> lone = loneReadInFlight();
-    Future<Optional<ReviewCounts>> first = callers.submit(() -> reader.counts("first"));
+    Future<Optional<ReviewCounts>> first = callers.submit(() -> counts("first"));
     await(inFlight); // the reader is busy with "first"
     List<Future<?>> next = new ArrayList<>();
     for (int i = 0; i < 20; i++) {
       String id = "r" + (i % 10); // repeated IDs are asked once
-      next.add(callers.submit(() -> reader.counts(id)));
+      next.add(callers.submit(() -> counts(id)));
     }
     next.add(callers.submit(() -> reader.album("a1")));
     awaitQueued(21);
@@ -183,7 +199,7 @@ class GroupReaderTest {
           callers.submit(
               () -> {
                 for (int i = 0; i < 25; i++) {
-                  assertThat(reader.counts("c" + caller + "-" + i)).isPresent();
+                  assertThat(counts("c" + caller + "-" + i)).isPresent();
                 }
                 return null;
               }));
@@ -214,12 +230,12 @@ class GroupReaderTest {
         },
         LONG);
     Future<Optional<ReviewCounts>> lone = loneReadInFlight();
-    Future<Optional<ReviewCounts>> first = callers.submit(() -> reader.counts("first"));
+    Future<Optional<ReviewCounts>> first = callers.submit(() -> counts("first"));
     await(inFlight);
     List<Future<Optional<ReviewCounts>>> failing = new ArrayList<>();
     for (int i = 0; i < 5; i++) {
       String id = "f" + i;
-      failing.add(callers.submit(() -> reader.counts(id)));
+      failing.add(callers.submit(() -> counts(id)));
     }
     awaitQueued(5);
     land.countDown();
@@ -233,7 +249,7 @@ class GroupReaderTest {
           .hasRootCauseInstanceOf(SQLException.class);
     }
     assertThat(reader.queries()).isEqualTo(3);
-    assertThat(reader.counts("after")).isPresent(); // the reader lives on
+    assertThat(counts("after")).isPresent(); // the reader lives on
     loneLands.countDown();
     assertThat(lone.get()).isPresent();
   }
@@ -250,10 +266,10 @@ class GroupReaderTest {
         },
         LONG);
 
-    assertThatThrownBy(() -> reader.counts("broken"))
+    assertThatThrownBy(() -> counts("broken"))
         .isInstanceOf(ReadFailedException.class)
         .hasRootCauseInstanceOf(SQLException.class);
-    assertThat(reader.counts("after")).isPresent();
+    assertThat(counts("after")).isPresent();
   }
 
   @Test
@@ -263,7 +279,7 @@ class GroupReaderTest {
         1,
         (counts, albums) -> {
           GroupReader.Found found = answerOrHoldLone(counts, albums);
-          if (counts.contains("stuck")) {
+          if (albums.contains("stuck")) {
             hold(stuck); // a query that does not end by itself
           }
           return found;
@@ -271,17 +287,88 @@ class GroupReaderTest {
         Duration.ofMillis(200));
     Future<Optional<ReviewCounts>> lone = loneReadInFlight(); // what comes next queues
 
-    assertThatThrownBy(() -> reader.counts("stuck"))
+    // A GET that waits on its thread gives up at the bound, whether its query is in flight...
+    assertThatThrownBy(() -> reader.album("stuck"))
         .isInstanceOf(ReadFailedException.class)
         .hasMessageContaining("no answer within 200 ms");
-    assertThatThrownBy(() -> reader.counts("behind"))
+    // ... or it is still queued behind it; and so does one asked for later, once a reader is free.
+    CompletableFuture<Optional<ReviewCounts>> queuedTooLong = reader.countsLater("too-long");
+    assertThatThrownBy(() -> reader.album("behind"))
         .isInstanceOf(ReadFailedException.class)
         .hasMessageContaining("no answer within 200 ms");
+    CompletableFuture<Optional<ReviewCounts>> givenUp = reader.countsLater("given-up");
+    givenUp.cancel(false); // its caller stopped waiting (the servlet's timeout)
 
     stuck.countDown();
-    assertThat(reader.counts("later")).isPresent();
-    // "behind" gave up before a reader took it: it was never asked.
+    assertThatThrownBy(() -> queuedTooLong.get(LONG.toSeconds(), TimeUnit.SECONDS))
+        .cause()
+        .isInstanceOf(ReadFailedException.class)
+        .hasMessageContaining("no answer within 200 ms");
+    assertThat(counts("later")).isPresent();
+    // None of the three that were given up or queued too long was asked.
     assertThat(groups).containsExactly(Set.of("lone"), Set.of("stuck"), Set.of("later"));
+    loneLands.countDown();
+    assertThat(lone.get()).isPresent();
+  }
+
+  @Test
+  void aQueuedReadHoldsNoThreadAndItsReaderAnswersIt() throws Exception {
+    CountDownLatch land = new CountDownLatch(1);
+    start(
+        1,
+        (counts, albums) -> {
+          GroupReader.Found found = answerOrHoldLone(counts, albums);
+          if (counts.contains("held")) {
+            hold(land);
+          }
+          return found;
+        },
+        LONG);
+    Future<Optional<ReviewCounts>> lone = loneReadInFlight();
+
+    CompletableFuture<Optional<ReviewCounts>> held = reader.countsLater("held");
+    awaitGroups(2); // the reader asks for it
+    assertThat(held).isNotDone(); // and countsLater has returned: no thread waits for it here
+    land.countDown();
+
+    assertThat(held.get(LONG.toSeconds(), TimeUnit.SECONDS)).contains(new ReviewCounts(7, 1));
+    assertThat(askedOn.get(1)).isEqualTo("group-reader-test");
+    loneLands.countDown();
+    assertThat(lone.get()).isPresent();
+  }
+
+  @Test
+  void beyondTheQueuesBoundAReadIsRefusedAtOnce() throws Exception {
+    CountDownLatch inFlight = new CountDownLatch(1);
+    CountDownLatch land = new CountDownLatch(1);
+    start(
+        1,
+        (counts, albums) -> {
+          GroupReader.Found found = answerOrHoldLone(counts, albums);
+          if (counts.contains("first")) {
+            inFlight.countDown();
+            hold(land);
+          }
+          return found;
+        },
+        LONG,
+        2);
+    Future<Optional<ReviewCounts>> lone = loneReadInFlight();
+    CompletableFuture<Optional<ReviewCounts>> first = reader.countsLater("first");
+    await(inFlight);
+    List<CompletableFuture<Optional<ReviewCounts>>> queued =
+        List.of(reader.countsLater("q1"), reader.countsLater("q2"));
+
+    CompletableFuture<Optional<ReviewCounts>> refused = reader.countsLater("q3");
+
+    assertThat(refused).isCompletedExceptionally();
+    assertThatThrownBy(refused::join).cause().isInstanceOf(ReadRefusedException.class);
+    land.countDown();
+    assertThat(first.get(LONG.toSeconds(), TimeUnit.SECONDS)).isPresent();
+    for (CompletableFuture<Optional<ReviewCounts>> q : queued) {
+      assertThat(q.get(LONG.toSeconds(), TimeUnit.SECONDS)).isPresent();
+    }
+    assertThat(groups).noneMatch(g -> g.contains("q3"));
     loneLands.countDown();
     assertThat(lone.get()).isPresent();
   }
@@ -301,9 +388,9 @@ class GroupReaderTest {
         },
         LONG);
     Future<Optional<ReviewCounts>> lone = loneReadInFlight();
-    Future<?> asked = callers.submit(() -> reader.counts("in-flight"));
+    Future<?> asked = callers.submit(() -> counts("in-flight"));
     await(inFlight);
-    Future<?> queued = callers.submit(() -> reader.counts("queued"));
+    Future<?> queued = callers.submit(() -> counts("queued"));
     awaitQueued(1);
 
     reader.close();
@@ -311,11 +398,19 @@ class GroupReaderTest {
     for (Future<?> f : List.of(asked, queued)) {
       assertThatThrownBy(f::get).cause().isInstanceOf(ReadFailedException.class);
     }
-    assertThatThrownBy(() -> reader.counts("after"))
+    assertThatThrownBy(() -> counts("after"))
         .isInstanceOf(ReadFailedException.class)
         .hasMessageContaining("stopping");
     loneLands.countDown();
     assertThat(lone.get()).isPresent(); // a lone read in flight ends as its query does
+  }
+
+  private void awaitGroups(int n) throws InterruptedException {
+    long deadline = System.nanoTime() + LONG.toNanos();
+    while (groups.size() < n) {
+      assertThat(System.nanoTime()).as("%d groups asked", n).isLessThan(deadline);
+      Thread.sleep(1);
+    }
   }
 
   private void awaitQueued(int n) throws InterruptedException {

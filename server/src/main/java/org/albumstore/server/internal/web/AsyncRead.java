@@ -23,10 +23,9 @@ import org.slf4j.LoggerFactory;
  * Serves the GETs without letting the database hold Tomcat's threads. A {@code GET
  * /albums/{albumID}} queries on its request thread only while fewer than {@code --read-inline-max}
  * reads do; otherwise the request goes async and its query waits for a read thread ({@link
- * ReadThreads}). A {@code GET /albums/{albumID}} for
- * an album acknowledged but not yet applied then waits in {@link AlbumWaiters}, async too, until
- * the waiters' poller answers it (200 with the album, 404 after the bound, 503 on a database
- * failure), like {@link AsyncWrite} does for writes.
+ * ReadThreads}). A {@code GET /albums/{albumID}} for an album acknowledged but not yet applied then
+ * waits in {@link AlbumWaiters}, async too, until the waiters' poller answers it (200 with the
+ * album, 404 after the bound, 503 on a database failure), like {@link AsyncWrite} does for writes.
  *
  * <p>A {@code GET /review/{albumID}} never holds a request thread while its group read is asked
  * ({@link #serveWhenDone}): its request goes async and the group's reader writes the response.

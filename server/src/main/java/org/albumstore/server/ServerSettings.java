@@ -91,8 +91,9 @@ public record ServerSettings(
           .withHelp(
               "Most GET /albums querying on their request threads at once (running, or waiting"
                   + " for a read connection); beyond, a GET waits for the database without a"
-                  + " request thread (a GET /review always does, unless it asks alone). Keep it below the request threads (--http-threads, or a WAR"
-                  + " connector's maxThreads): writes need the rest");
+                  + " request thread (a GET /review always does, unless it asks alone). Keep it"
+                  + " below the request threads (--http-threads, or a WAR connector's"
+                  + " maxThreads): writes need the rest");
 
   public static final Setting<Integer> READ_QUEUE_MAX =
       Setting.integer("ALBUMSTORE_READ_QUEUE_MAX", 1000, 1, 1_000_000)

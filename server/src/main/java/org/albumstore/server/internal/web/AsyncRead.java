@@ -6,6 +6,7 @@ import jakarta.servlet.AsyncListener;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -16,6 +17,7 @@ import org.albumstore.server.internal.read.AlbumWaiters.Waiter;
 import org.albumstore.server.internal.read.ReadFailedException;
 import org.albumstore.server.internal.read.ReadRefusedException;
 import org.albumstore.server.internal.read.ReadThreads;
+import org.albumstore.server.internal.read.ReviewCounts;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -130,13 +132,15 @@ public final class AsyncRead {
    * Answers a GET whose answer another thread completes ({@code GroupReader#countsLater}): on this
    * thread when {@code answer} is complete already (a lone GET asked its own query here, or it was
    * refused), else from the thread that completes it, with no request thread held meanwhile. A
-   * failed read is 503, a refused one 503 at once; both with Retry-After.
+   * failed read is 503, a refused one 503 at once; both with Retry-After. Not a generic method: the
+   * Eclipse Transformer that makes albumstore-javax.war leaves {@code jakarta.servlet} names in a
+   * generic method's signature (JavaxWarIT).
    */
-  <T> void serveWhenDone(
+  void serveWhenDone(
       HttpServletRequest req,
       HttpServletResponse resp,
-      CompletableFuture<T> answer,
-      Function<T, AsyncWrite.Success> reply)
+      CompletableFuture<Optional<ReviewCounts>> answer,
+      Function<Optional<ReviewCounts>, AsyncWrite.Success> reply)
       throws IOException {
     if (answer.isDone()) {
       AsyncWrite.Success now;

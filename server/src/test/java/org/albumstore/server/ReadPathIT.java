@@ -233,9 +233,9 @@ class ReadPathIT {
   /**
    * A {@code GET /review} holds no request thread while its group read waits: with the counters
    * locked, one GET asks alone on its request thread and every other one waits without a thread
-   * (the reader's group, then the queue), so 30 such GETs leave 3 of the 4 request threads free and
-   * a write is answered while they all wait; beyond {@code --read-queue-max} queued, a GET is
-   * refused at once with 503.
+   * (the reader's group, then the queue): at least 8 of 30 such GETs wait at once on a server of 4
+   * request threads, and a write is answered while they wait; beyond {@code --read-queue-max}
+   * queued, a GET is refused at once with 503.
    */
   @Test
   void reviewReadsStuckOnALockedTableHoldNoRequestThread() throws Exception {

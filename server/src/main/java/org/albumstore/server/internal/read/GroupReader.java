@@ -280,10 +280,10 @@ public final class GroupReader implements AutoCloseable {
       group.forEach(p -> fail(p, failed));
       return;
     }
+    answered.add(group.size()); // before the answers: a GET answered is already counted
     for (Pending p : group) {
       p.answer().complete(Optional.ofNullable(of(p.kind(), found).get(p.albumId())));
     }
-    answered.add(group.size());
   }
 
   /** Fails {@code p} when it was queued longer than the bound; true if it was. */

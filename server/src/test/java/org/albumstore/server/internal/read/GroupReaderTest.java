@@ -49,11 +49,14 @@ class GroupReaderTest {
   private final List<String> askedOn = new CopyOnWriteArrayList<>();
   private final CountDownLatch loneInFlight = new CountDownLatch(1);
   private final CountDownLatch loneLands = new CountDownLatch(1);
+  private final CountDownLatch firstInFlight = new CountDownLatch(1);
+  private final CountDownLatch firstLands = new CountDownLatch(1);
   private GroupReader reader;
 
   @AfterEach
   void close() {
     loneLands.countDown();
+    firstLands.countDown();
     if (reader != null) {
       reader.close();
     }
@@ -94,8 +97,9 @@ class GroupReaderTest {
   }
 
   /**
-   * A source that answers at once, except "lone": that query stays in flight until {@link
-   * #loneLands}, so that the reads after it queue for the readers.
+   * A source that answers at once, except "lone" and "first": "lone" stays in flight until {@link
+   * #loneLands}, so that the reads after it queue for the readers, and the reader's query for
+   * "first" until {@link #firstLands}, so that the reads after it queue as its next group.
    */
   private GroupReader.Found answerOrHoldLone(Set<String> countIds, Set<String> albumIds)
       throws SQLException {
@@ -103,6 +107,10 @@ class GroupReaderTest {
     if (countIds.contains("lone")) {
       loneInFlight.countDown();
       hold(loneLands);
+    }
+    if (countIds.contains("first")) {
+      firstInFlight.countDown();
+      hold(firstLands);
     }
     return found;
   }
@@ -144,22 +152,10 @@ class GroupReaderTest {
 
   @Test
   void readsArrivingWhileAQueryIsInFlightGoTogetherAsTheNextGroup() throws Exception {
-    CountDownLatch inFlight = new CountDownLatch(1);
-    CountDownLatch land = new CountDownLatch(1);
-    start(
-        1,
-        (counts, albums) -> {
-          GroupReader.Found found = answerOrHoldLone(counts, albums);
-          if (counts.contains("first")) {
-            inFlight.countDown();
-            hold(land);
-          }
-          return found;
-        },
-        LONG);
+    start(1, this::answerOrHoldLone, LONG);
     Future<Optional<ReviewCounts>> lone = loneReadInFlight();
     Future<Optional<ReviewCounts>> first = callers.submit(() -> counts("first"));
-    await(inFlight); // the reader is busy with "first"
+    await(firstInFlight); // the reader is busy with "first"
     List<Future<?>> next = new ArrayList<>();
     for (int i = 0; i < 20; i++) {
       String id = "r" + (i % 10); // repeated IDs are asked once
@@ -168,7 +164,7 @@ class GroupReaderTest {
     next.add(callers.submit(() -> reader.album("a1")));
     awaitQueued(21);
 
-    land.countDown();
+    firstLands.countDown();
 
     assertThat(first.get()).contains(new ReviewCounts(7, 1));
     for (Future<?> f : next) {
@@ -213,16 +209,10 @@ class GroupReaderTest {
 
   @Test
   void aFailedQueryFailsEachReadOfItsGroupAndTheNextGroupIsAskedAfresh() throws Exception {
-    CountDownLatch inFlight = new CountDownLatch(1);
-    CountDownLatch land = new CountDownLatch(1);
     start(
         1,
         (counts, albums) -> {
           GroupReader.Found found = answerOrHoldLone(counts, albums);
-          if (counts.contains("first")) {
-            inFlight.countDown();
-            hold(land);
-          }
           if (counts.contains("f0")) {
             throw new SQLTransientConnectionException("connection refused");
           }
@@ -231,14 +221,14 @@ class GroupReaderTest {
         LONG);
     Future<Optional<ReviewCounts>> lone = loneReadInFlight();
     Future<Optional<ReviewCounts>> first = callers.submit(() -> counts("first"));
-    await(inFlight);
+    await(firstInFlight);
     List<Future<Optional<ReviewCounts>>> failing = new ArrayList<>();
     for (int i = 0; i < 5; i++) {
       String id = "f" + i;
       failing.add(callers.submit(() -> counts(id)));
     }
     awaitQueued(5);
-    land.countDown();
+    firstLands.countDown();
 
     assertThat(first.get()).isPresent();
     for (Future<Optional<ReviewCounts>> f : failing) {
@@ -313,23 +303,13 @@ class GroupReaderTest {
 
   @Test
   void aQueuedReadHoldsNoThreadAndItsReaderAnswersIt() throws Exception {
-    CountDownLatch land = new CountDownLatch(1);
-    start(
-        1,
-        (counts, albums) -> {
-          GroupReader.Found found = answerOrHoldLone(counts, albums);
-          if (counts.contains("held")) {
-            hold(land);
-          }
-          return found;
-        },
-        LONG);
+    start(1, this::answerOrHoldLone, LONG);
     Future<Optional<ReviewCounts>> lone = loneReadInFlight();
 
-    CompletableFuture<Optional<ReviewCounts>> held = reader.countsLater("held");
-    awaitGroups(2); // the reader asks for it
+    CompletableFuture<Optional<ReviewCounts>> held = reader.countsLater("first");
+    await(firstInFlight); // the reader asks for it
     assertThat(held).isNotDone(); // and countsLater has returned: no thread waits for it here
-    land.countDown();
+    firstLands.countDown();
 
     assertThat(held.get(LONG.toSeconds(), TimeUnit.SECONDS)).contains(new ReviewCounts(7, 1));
     assertThat(askedOn.get(1)).isEqualTo("group-reader-test");
@@ -339,23 +319,10 @@ class GroupReaderTest {
 
   @Test
   void beyondTheQueuesBoundAReadIsRefusedAtOnce() throws Exception {
-    CountDownLatch inFlight = new CountDownLatch(1);
-    CountDownLatch land = new CountDownLatch(1);
-    start(
-        1,
-        (counts, albums) -> {
-          GroupReader.Found found = answerOrHoldLone(counts, albums);
-          if (counts.contains("first")) {
-            inFlight.countDown();
-            hold(land);
-          }
-          return found;
-        },
-        LONG,
-        2);
+    start(1, this::answerOrHoldLone, LONG, 2);
     Future<Optional<ReviewCounts>> lone = loneReadInFlight();
     CompletableFuture<Optional<ReviewCounts>> first = reader.countsLater("first");
-    await(inFlight);
+    await(firstInFlight);
     List<CompletableFuture<Optional<ReviewCounts>>> queued =
         List.of(reader.countsLater("q1"), reader.countsLater("q2"));
 
@@ -363,7 +330,7 @@ class GroupReaderTest {
 
     assertThat(refused).isCompletedExceptionally();
     assertThatThrownBy(refused::join).cause().isInstanceOf(ReadRefusedException.class);
-    land.countDown();
+    firstLands.countDown();
     assertThat(first.get(LONG.toSeconds(), TimeUnit.SECONDS)).isPresent();
     for (CompletableFuture<Optional<ReviewCounts>> q : queued) {
       assertThat(q.get(LONG.toSeconds(), TimeUnit.SECONDS)).isPresent();
@@ -403,14 +370,6 @@ class GroupReaderTest {
         .hasMessageContaining("stopping");
     loneLands.countDown();
     assertThat(lone.get()).isPresent(); // a lone read in flight ends as its query does
-  }
-
-  private void awaitGroups(int n) throws InterruptedException {
-    long deadline = System.nanoTime() + LONG.toNanos();
-    while (groups.size() < n) {
-      assertThat(System.nanoTime()).as("%d groups asked", n).isLessThan(deadline);
-      Thread.sleep(1);
-    }
   }
 
   private void awaitQueued(int n) throws InterruptedException {

@@ -7,6 +7,7 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.util.Optional;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -155,7 +156,12 @@ public final class AsyncRead {
     Exchange ex = start(req, resp);
     ex.asked = answer; // given up on a timeout or a broken connection: the reader skips it
     answer.whenComplete(
-        (value, error) -> ex.respond(error == null ? reply.apply(value) : failure(error)));
+        (value, error) -> {
+          if (error instanceof CancellationException) {
+            return; // given up (giveUp): answered already, and nothing failed to log
+          }
+          ex.respond(error == null ? reply.apply(value) : failure(error));
+        });
   }
 
   /** The answer to a read that did not complete normally. */

@@ -10,12 +10,15 @@ import java.net.http.HttpResponse;
 import java.net.http.HttpResponse.BodyHandlers;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.albumstore.common.config.AmqpSettings;
@@ -45,7 +48,7 @@ class ReadPathIT {
     env.put(CommonSettings.HTTP_PORT.variable(), "0");
     server = AlbumStoreServer.start(Env.system().withOverrides(env));
     api = new Api(server.baseUrl());
-    db = Databases.pool(TestServices.database(), "it-reads", 1);
+    db = Databases.pool(TestServices.database(), "it-reads", 2); // one holds a lock
   }
 
   @AfterAll
@@ -119,14 +122,15 @@ class ReadPathIT {
   }
 
   /**
-   * GETs that arrive while the readers' queries wait go together as the next group, and each gets
+   * GETs that arrive while the reader's query waits go together as the next group, and each gets
    * its own album's answer from the one statement (counters, zeros for an album without reviews, an
-   * album the client numbers itself, 404): the table is locked, so the readers' first queries wait
-   * and the rest gather; counted by the server's own counters, never timed.
+   * album the client numbers itself, 404). Staged behind locked counters, each step awaited on
+   * PostgreSQL's lock waits or the server's own gauge, never timed: one GET asks alone, one is the
+   * reader's group of one, and the other 9 queue; so 11 GETs take exactly 3 queries.
    */
   @Test
   void getsArrivingTogetherAreAnsweredByOneQueryEachWithItsOwnAnswer() throws Exception {
-    Map<String, String> expected = new HashMap<>();
+    Map<String, String> expected = new LinkedHashMap<>();
     for (int i = 0; i < 8; i++) {
       String id = run + "-group-" + i;
       insertAlbum(id, "a", "t", "2000");
@@ -138,6 +142,7 @@ class ReadPathIT {
     insertCounts(run + "-group-numbered", 2, 0);
     expected.put(run + "-group-numbered", "{\"likes\":\"2\",\"dislikes\":\"0\"}");
     expected.put(run + "-group-unknown", null);
+    List<String> ids = new ArrayList<>(expected.keySet());
     String metrics = api.get("/metrics").body();
     double queries = Scrapes.sum(metrics, "albumstore_read_group_queries_total", Map.of());
     double answered = Scrapes.sum(metrics, "albumstore_read_group_reads_total", Map.of());
@@ -145,22 +150,32 @@ class ReadPathIT {
     Map<String, CompletableFuture<HttpResponse<String>>> reads = new HashMap<>();
     try (Connection lock = db.getConnection()) {
       lock.setAutoCommit(false);
+      int lockPid;
       try (Statement st = lock.createStatement()) {
         st.execute("LOCK TABLE album_reviews IN ACCESS EXCLUSIVE MODE");
+        try (ResultSet rs = st.executeQuery("SELECT pg_backend_pid()")) {
+          rs.next();
+          lockPid = rs.getInt(1);
+        }
       }
-      for (String id : expected.keySet()) {
+      for (int i = 0; i < ids.size(); i++) {
+        String id = ids.get(i);
         reads.put(
             id,
             http.sendAsync(
                 HttpRequest.newBuilder(URI.create(server.baseUrl() + "/review/" + id)).build(),
                 BodyHandlers.ofString()));
+        if (i < 2) { // the lone GET's query, then the reader's group of one, wait on the lock
+          awaitCount("queries waiting on the lock", i + 1, () -> blockedBy(lockPid));
+        }
       }
-      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-      while (Scrapes.sum(api.get("/metrics").body(), "albumstore_read_group_queued", Map.of())
-          < 5) {
-        assertThat(System.nanoTime()).as("reads queued behind the lock").isLessThan(deadline);
-        Thread.sleep(10);
-      }
+      awaitCount(
+          "GETs queued",
+          ids.size() - 2,
+          () ->
+              (int)
+                  Scrapes.sum(
+                      api.get("/metrics").body(), "albumstore_read_group_queued", Map.of()));
       lock.rollback();
     }
     for (Map.Entry<String, String> e : expected.entrySet()) {
@@ -176,8 +191,33 @@ class ReadPathIT {
     assertThat(Scrapes.sum(metrics, "albumstore_read_group_reads_total", Map.of()) - answered)
         .isEqualTo(expected.size());
     assertThat(Scrapes.sum(metrics, "albumstore_read_group_queries_total", Map.of()) - queries)
-        .as("queries for %d GETs", expected.size())
-        .isLessThan(expected.size());
+        .as("queries for %d GETs: alone, the reader's first group, the queued", expected.size())
+        .isEqualTo(3);
+  }
+
+  /** Waits (10 s at most) until {@code count} reaches {@code n}; then it must be exactly that. */
+  private static void awaitCount(String what, int n, Callable<Integer> count) throws Exception {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+    int seen;
+    while ((seen = count.call()) < n) {
+      assertThat(System.nanoTime()).as("%s: %d of %d", what, seen, n).isLessThan(deadline);
+      Thread.sleep(10);
+    }
+    assertThat(seen).as(what).isEqualTo(n);
+  }
+
+  /** Statements of other sessions waiting for a lock {@code pid}'s session holds. */
+  private int blockedBy(int pid) throws Exception {
+    try (Connection c = db.getConnection();
+        PreparedStatement st =
+            c.prepareStatement(
+                "SELECT count(*) FROM pg_stat_activity WHERE ? = ANY(pg_blocking_pids(pid))")) {
+      st.setInt(1, pid);
+      try (ResultSet rs = st.executeQuery()) {
+        rs.next();
+        return rs.getInt(1);
+      }
+    }
   }
 
   @Test

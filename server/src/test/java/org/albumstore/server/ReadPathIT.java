@@ -255,7 +255,8 @@ class ReadPathIT {
   void albumReadsStuckOnALockedTableLeaveRequestThreadsForWrites() throws Exception {
     String id = run + "-locked-album";
     insertAlbum(id, "artist", "title", "2001");
-    try (StuckReads stuck = new StuckReads("albums", 12, "/albums/" + id)) {
+    try (StuckReads stuck = new StuckReads("albums")) {
+      stuck.send(12, "/albums/" + id);
       // 2 query on their request threads (and block), 2 wait on the read threads for a permit,
       // 6 wait in the queue, and 2 find no room.
       stuck.awaitRefusedAndQueued(2, "albumstore_read_queued", 6);
@@ -273,20 +274,26 @@ class ReadPathIT {
   /**
    * A {@code GET /review} holds no request thread while its group read waits: with the counters
    * locked, one GET asks alone on its request thread and every other one waits without a thread
-   * (the reader's group, then the queue): at least 8 of 30 such GETs wait at once on a server of 4
-   * request threads, and a write is answered while they wait; beyond {@code --read-queue-max}
-   * queued, a GET is refused at once with 503.
+   * (the reader's group, then the queue): 8 of 30 such GETs wait at once on a server of 4 request
+   * threads, and a write is answered while they wait; beyond {@code --read-queue-max} queued, a GET
+   * is refused at once with 503. Staged on PostgreSQL's lock waits: the lone GET, the reader's
+   * group of one, then the other 28 at once.
    */
   @Test
   void reviewReadsStuckOnALockedTableHoldNoRequestThread() throws Exception {
     String id = run + "-locked-counts";
     insertCounts(id, 2, 1);
-    try (StuckReads stuck = new StuckReads("album_reviews", 30, "/review/" + id)) {
-      stuck.awaitRefusedAndQueued(1, "albumstore_read_group_queued", 6);
+    try (StuckReads stuck = new StuckReads("album_reviews")) {
+      String path = "/review/" + id;
+      stuck.send(1, path);
+      stuck.awaitQueriesOnTheLock(1);
+      stuck.send(1, path);
+      stuck.awaitQueriesOnTheLock(2);
+      stuck.send(28, path);
+      stuck.awaitRefusedAndQueued(28 - 6, "albumstore_read_group_queued", 6);
       assertThat(stuck.write(id).status()).isEqualTo(200);
       stuck.unlock();
-      // One alone, at least one in the reader's group, 6 queued: answered. The rest refused, some
-      // of them after the write, as they arrived.
+      // One alone, one in the reader's group, 6 queued: answered. The other 22 refused.
       int answered = 0;
       for (HttpResponse<String> r : stuck.all()) {
         if (r.statusCode() == 200) {
@@ -296,24 +303,27 @@ class ReadPathIT {
           StuckReads.assertRefused(r);
         }
       }
-      assertThat(answered).isBetween(1 + 1 + 6, 30 - 1);
+      assertThat(answered).isEqualTo(1 + 1 + 6);
       assertThat(stuck.gauge("albumstore_read_group_queued")).isZero();
     }
   }
 
   /**
    * A server of 4 request threads, 2 read connections, {@code --read-inline-max 2} and {@code
-   * --read-queue-max 6}, with {@code table} locked and {@code n} GETs of {@code path} sent at once.
+   * --read-queue-max 6}, with {@code table} locked; {@link #send} sends GETs at once.
    */
   private final class StuckReads implements AutoCloseable {
     private final AmqpSettings own = TestServices.amqp("server.slowDatabase");
     private final AlbumStoreServer small;
     private final Connection lock;
+    private final int lockPid;
+    private final HttpClient http =
+        HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
     private final Api api;
     private final List<CompletableFuture<HttpResponse<String>>> reads = new ArrayList<>();
     private List<HttpResponse<String>> refused = List.of();
 
-    StuckReads(String table, int n, String path) throws Exception {
+    StuckReads(String table) throws Exception {
       Map<String, String> env = new HashMap<>(TestServices.overrides(own, TestServices.database()));
       env.put(CommonSettings.HTTP_PORT.variable(), "0");
       env.put(ServerSettings.HTTP_THREADS.variable(), "4");
@@ -326,14 +336,24 @@ class ReadPathIT {
       lock.setAutoCommit(false);
       try (Statement st = lock.createStatement()) {
         st.execute("LOCK TABLE " + table + " IN ACCESS EXCLUSIVE MODE");
+        try (ResultSet rs = st.executeQuery("SELECT pg_backend_pid()")) {
+          rs.next();
+          lockPid = rs.getInt(1);
+        }
       }
-      HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+    }
+
+    void send(int n, String path) {
       for (int i = 0; i < n; i++) {
         reads.add(
             http.sendAsync(
                 HttpRequest.newBuilder(URI.create(small.baseUrl() + path)).build(),
                 BodyHandlers.ofString()));
       }
+    }
+
+    void awaitQueriesOnTheLock(int n) throws Exception {
+      awaitCount("queries waiting on the lock", n, () -> blockedBy(lockPid));
     }
 
     /** Waits until at least {@code n} reads were answered and {@code queued} shows {@code q}. */

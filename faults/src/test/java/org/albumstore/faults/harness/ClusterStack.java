@@ -307,13 +307,15 @@ public final class ClusterStack implements AutoCloseable {
   /**
    * Waits until node {@code i} has its own {@code resource} alarm ({@code "memory"}, {@code
    * "disk"}) raised, or cleared: {@code rabbitmqctl set_*} returns once the limit is changed, and
-   * the node's monitor decides the alarm, which is the signal publishers see.
+   * the node's monitor decides the alarm, which is the signal publishers see. Looks at least once,
+   * also with no time left: a caller whose bound ran out while it set the limit still learns
+   * whether the alarm came.
    */
   public void awaitAlarm(int i, String resource, boolean raised, Duration limit) throws Exception {
     String query = "[R || {{resource_limit, R, N}, _} <- rabbit_alarm:get_alarms(), N =:= node()].";
     long deadline = System.nanoTime() + limit.toNanos();
-    String seen = "";
-    while (System.nanoTime() < deadline) {
+    String seen;
+    do {
       try {
         seen = brokers.nodes().get(i).ctl("eval", query).strip();
         if (seen.contains(resource) == raised) {
@@ -323,7 +325,7 @@ public final class ClusterStack implements AutoCloseable {
         seen = e.getMessage();
       }
       Thread.sleep(200);
-    }
+    } while (System.nanoTime() < deadline);
     throw new IllegalStateException(
         "node "
             + brokers.nodes().get(i).nodeName()

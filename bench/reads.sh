@@ -21,6 +21,7 @@
 #   this-poll2=server/target/albumstore-server.jar,consumer/target/albumstore-consumer.jar,ALBUMSTORE_READ_WAIT_POLL_MS=2
 # READS_PG_ITER (default 150; a third of it at 64 threads) and READS_A4_ITER (default 6) are the
 # iterations per writer of the post-get and assignment-4 runs, READS_GET_THREADS (default 3) the assignment-4 readers,
+# READS_A4_DELAY (default 5) the seconds between its two groups (the readers' window is at most that),
 # READS_NAME the output folder (default reads), READS_PARTS the parts to run (default all: ratio c1 pg8 pg64 a4). Writes results/reads/{data.csv,summary.json,
 # chart.svg,table.md,command.txt}; client run folders stay in bench/target/work/runs.
 BENCH_DB="${BENCH_DB:-albumstore_reads}" # a database of its own: the seed albums stay put
@@ -28,6 +29,7 @@ source "$(dirname "$0")/lib.sh"
 REPS="${1:-3}"; SECS="${2:-10}"; CONNS="${3:-64}"; shift $(($# < 3 ? $# : 3))
 NAME="${READS_NAME:-reads}"
 PG_ITER="${READS_PG_ITER:-150}"; A4_ITER="${READS_A4_ITER:-6}"; GET_THREADS="${READS_GET_THREADS:-3}"
+A4_DELAY="${READS_A4_DELAY:-5}"
 OUT="$RESULTS/$NAME"; mkdir -p "$OUT"
 COMMAND="bench/reads.sh $REPS $SECS $CONNS $*"
 if (($# == 0)); then
@@ -205,8 +207,8 @@ for ((rep = 1; rep <= REPS; rep++)); do
         a4)
           run="$WORK/runs/$NAME-a4-$v-r$rep"
           # Readers run from the end of the first group until the last ends: 2 groups of 256 writers
-          # started 5 s apart give them about 5 s beside the second group's 256 writers.
-          client "$v" "$run" "$run.txt" --group-size 256 --groups 2 --delay 5 --iterations "$A4_ITER" \
+          # started A4_DELAY s apart give them up to that long beside the second group's writers.
+          client "$v" "$run" "$run.txt" --group-size 256 --groups 2 --delay "$A4_DELAY" --iterations "$A4_ITER" \
             --get-threads "$GET_THREADS"
           client_row a4 "$v" "$rep" "$load1" "$run/summary.json" >>"$OUT/data.csv" ;;
       esac

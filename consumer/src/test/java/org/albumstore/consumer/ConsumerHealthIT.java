@@ -10,8 +10,6 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
-import java.sql.ResultSet;
-import java.sql.SQLException;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -19,6 +17,7 @@ import org.albumstore.common.config.AmqpSettings;
 import org.albumstore.common.config.DatabaseSettings;
 import org.albumstore.common.event.Vote;
 import org.albumstore.embedded.testing.Bundles;
+import org.albumstore.embedded.testing.Locks;
 import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInfo;
@@ -140,8 +139,8 @@ class ConsumerHealthIT {
       f.publish(Bundles.reviews(List.of(review(f.album(1), Vote.LIKE))));
       // In hand: the batch's upsert waits for the blocker's lock. (Not the queue's ready count:
       // the embedded broker counts a delivered, unacknowledged message as still in the queue.)
-      int blockerPid = backendPid(blocker);
-      await("batch in hand", WAIT, () -> waitingFor(blockerPid) > 0);
+      int blockerPid = Locks.backendPid(blocker);
+      await("batch in hand", WAIT, () -> Locks.waitingOn(f.reads(), blockerPid) > 0);
 
       AlbumStoreConsumer stopped = consumer;
       stopping = CompletableFuture.runAsync(stopped::close);
@@ -159,27 +158,5 @@ class ConsumerHealthIT {
     stopping.get();
     assertThat(f.totalReviews()).isEqualTo(2); // the batch in hand was finished, not dropped
     assertThat(consumer.counters().messagesApplied()).isEqualTo(2);
-  }
-
-  private static int backendPid(Connection c) throws SQLException {
-    try (PreparedStatement ps = c.prepareStatement("SELECT pg_backend_pid()");
-        ResultSet rs = ps.executeQuery()) {
-      rs.next();
-      return rs.getInt(1);
-    }
-  }
-
-  /** Sessions waiting for a lock that the session {@code pid} holds. */
-  private int waitingFor(int pid) throws SQLException {
-    try (Connection c = f.reads().getConnection();
-        PreparedStatement ps =
-            c.prepareStatement(
-                "SELECT count(*) FROM pg_stat_activity WHERE ? = ANY(pg_blocking_pids(pid))")) {
-      ps.setInt(1, pid);
-      try (ResultSet rs = ps.executeQuery()) {
-        rs.next();
-        return rs.getInt(1);
-      }
-    }
   }
 }

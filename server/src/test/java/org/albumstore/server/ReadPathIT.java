@@ -10,7 +10,6 @@ import java.net.http.HttpResponse;
 import java.net.http.HttpResponse.BodyHandlers;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -25,6 +24,7 @@ import org.albumstore.common.config.AmqpSettings;
 import org.albumstore.common.config.CommonSettings;
 import org.albumstore.common.config.Env;
 import org.albumstore.common.db.Databases;
+import org.albumstore.embedded.testing.Locks;
 import org.albumstore.embedded.testing.Scrapes;
 import org.albumstore.embedded.testing.TestServices;
 import org.junit.jupiter.api.AfterAll;
@@ -150,14 +150,10 @@ class ReadPathIT {
     Map<String, CompletableFuture<HttpResponse<String>>> reads = new HashMap<>();
     try (Connection lock = db.getConnection()) {
       lock.setAutoCommit(false);
-      int lockPid;
       try (Statement st = lock.createStatement()) {
         st.execute("LOCK TABLE album_reviews IN ACCESS EXCLUSIVE MODE");
-        try (ResultSet rs = st.executeQuery("SELECT pg_backend_pid()")) {
-          rs.next();
-          lockPid = rs.getInt(1);
-        }
       }
+      int lockPid = Locks.backendPid(lock);
       for (int i = 0; i < ids.size(); i++) {
         String id = ids.get(i);
         reads.put(
@@ -166,7 +162,7 @@ class ReadPathIT {
                 HttpRequest.newBuilder(URI.create(server.baseUrl() + "/review/" + id)).build(),
                 BodyHandlers.ofString()));
         if (i < 2) { // the lone GET's query, then the reader's group of one, wait on the lock
-          awaitCount("queries waiting on the lock", i + 1, () -> blockedBy(lockPid));
+          awaitCount("queries waiting on the lock", i + 1, () -> Locks.waitingOn(db, lockPid));
         }
       }
       awaitCount(
@@ -204,20 +200,6 @@ class ReadPathIT {
       Thread.sleep(10);
     }
     assertThat(seen).as(what).isEqualTo(n);
-  }
-
-  /** Statements of other sessions waiting for a lock {@code pid}'s session holds. */
-  private int blockedBy(int pid) throws Exception {
-    try (Connection c = db.getConnection();
-        PreparedStatement st =
-            c.prepareStatement(
-                "SELECT count(*) FROM pg_stat_activity WHERE ? = ANY(pg_blocking_pids(pid))")) {
-      st.setInt(1, pid);
-      try (ResultSet rs = st.executeQuery()) {
-        rs.next();
-        return rs.getInt(1);
-      }
-    }
   }
 
   @Test
@@ -336,11 +318,8 @@ class ReadPathIT {
       lock.setAutoCommit(false);
       try (Statement st = lock.createStatement()) {
         st.execute("LOCK TABLE " + table + " IN ACCESS EXCLUSIVE MODE");
-        try (ResultSet rs = st.executeQuery("SELECT pg_backend_pid()")) {
-          rs.next();
-          lockPid = rs.getInt(1);
-        }
       }
+      lockPid = Locks.backendPid(lock);
     }
 
     void send(int n, String path) {
@@ -353,7 +332,7 @@ class ReadPathIT {
     }
 
     void awaitQueriesOnTheLock(int n) throws Exception {
-      awaitCount("queries waiting on the lock", n, () -> blockedBy(lockPid));
+      awaitCount("queries waiting on the lock", n, () -> Locks.waitingOn(db, lockPid));
     }
 
     /** Waits until at least {@code n} reads were answered and {@code queued} shows {@code q}. */

@@ -9,7 +9,9 @@
 #           the consumer's batching stage, from the client's per-tier table
 #   a4      the course's assignment-4 shape: --get-threads readers of GET /review/{id} while 256
 #           writers run (2 groups of 256, 5 s apart: the readers run from the end of the first
-#           group to the end of the second): GET /review p50/p99 and the write rate
+#           group to the end of the second): GET /review p50/p99 and the write rate; a4-split.csv
+#           splits the readers' p99 (bench/a4-split.py: the server's own timing of the GETs, and
+#           how much of the slowest 1% the client's and the server's JVMs spent at a safepoint)
 # Every variant is a server and a consumer of its own (own queue, own ports), all up for the whole
 # run, on one database; the measuring tools (wrk, this build's client.jar) are the same for all.
 # Repeats rotate the variants' order; ratios are paired per repeat (benchstat.py).
@@ -94,7 +96,8 @@ for spec in "$@"; do
   v="${spec%%=*}"; IFS=, read -r -a parts <<<"${spec#*=}"
   VARIANTS+=("$v"); extra=("${parts[@]:2}")
   q=$(new_queue "reads-$v"); p=$(free_port); mp=$(free_port)
-  SERVER_JAR="${parts[0]}" start_server "$NAME-$v-server" "$q" "$p" "${extra[@]}"
+  SERVER_EXTRA_JAVA_OPTS="${SERVER_EXTRA_JAVA_OPTS:-} -Xlog:safepoint:file=$WORK/$NAME-$v-server-safepoints.log:timemillis" \
+    SERVER_JAR="${parts[0]}" start_server "$NAME-$v-server" "$q" "$p" "${extra[@]}"
   SPID[$v]=$SERVER_PID
   for kv in "${extra[@]}"; do export "${kv?}"; done
   CONSUMER_JAR="${parts[1]}" CONSUMER_METRICS_PORT="$mp" start_consumer "$NAME-$v-consumer" "$q"
@@ -107,7 +110,7 @@ done
 client() { # VARIANT RUN_DIR LOG [client flags]: this tree's client against a variant
   local v="$1" run="$2" logf="$3"; shift 3
   rm -rf "$run"
-  timeout 900 java -Xmx1g -jar "$CLIENT_JAR" --url "${URL[$v]}" --queue "${QUEUE[$v]}" \
+  timeout 900 java -Xmx1g ${CLIENT_EXTRA_JAVA_OPTS:-} -jar "$CLIENT_JAR" --url "${URL[$v]}" --queue "${QUEUE[$v]}" \
     --rmq-api "$RMQ_API" --amqp-uri "$AMQP_URI" --consumer-metrics "${METRICS[$v]}" \
     --no-progress --no-verify --out "$run" "$@" >"$logf" 2>&1 || echo "client exit $? ($logf)" >&2
 }
@@ -139,6 +142,7 @@ PY
 
 HEADER="part,variant,rep,rps,p50_ms,p99_ms,get_p50_ms,get_p99_ms,get_rps,post_p50_ms,post_p99_ms,write_rps,vis_p50_ms,vis_mean_ms,vis_p99_ms,batch_wait_ms,failed,load1,srv_us_per_get,pg_us_per_get"
 echo "$HEADER" >"$OUT/data.csv"
+echo "variant,rep,$(python3 "$BENCH_DIR/a4-split.py" --header)" >"$OUT/a4-split.csv"
 wrk_row() { # PART VARIANT REP LOAD1 "rps p50 p99 max non2xx errors" ["srv_us pg_us"]
   local part="$1" v="$2" rep="$3" load1="$4"; read -r rps p50 p99 _max _non2xx errors <<<"$5"
   local srv_us pg_us; read -r srv_us pg_us <<<"${6:-}"
@@ -208,9 +212,14 @@ for ((rep = 1; rep <= REPS; rep++)); do
           run="$WORK/runs/$NAME-a4-$v-r$rep"
           # Readers run from the end of the first group until the last ends: 2 groups of 256 writers
           # started A4_DELAY s apart give them up to that long beside the second group's writers.
-          client "$v" "$run" "$run.txt" --group-size 256 --groups 2 --delay "$A4_DELAY" --iterations "$A4_ITER" \
+          curl -fsS "${URL[$v]}/metrics" >"$run.metrics-before"
+          CLIENT_EXTRA_JAVA_OPTS="-Xlog:safepoint:file=$run.client-safepoints.log:timemillis" \
+            client "$v" "$run" "$run.txt" --group-size 256 --groups 2 --delay "$A4_DELAY" --iterations "$A4_ITER" \
             --get-threads "$GET_THREADS"
-          client_row a4 "$v" "$rep" "$load1" "$run/summary.json" >>"$OUT/data.csv" ;;
+          curl -fsS "${URL[$v]}/metrics" >"$run.metrics-after"
+          client_row a4 "$v" "$rep" "$load1" "$run/summary.json" >>"$OUT/data.csv"
+          echo "$v,$rep,$(python3 "$BENCH_DIR/a4-split.py" "$run/requests.csv" "$run.client-safepoints.log" \
+            "$WORK/$NAME-$v-server-safepoints.log" "$run.metrics-before" "$run.metrics-after")" >>"$OUT/a4-split.csv" ;;
       esac
       log "rep $rep $part $v: $(tail -1 "$OUT/data.csv")"
     done

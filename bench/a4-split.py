@@ -7,11 +7,11 @@ Prints one CSV row (header with --header): the readers' GET /review p99 as the c
 as the server timed it (its http.server.requests histogram, the difference of two scrapes around
 the run: first filter -> response completed), the p99 of the writes' way in over the same run
 (client send -> servlet, from X-Request-Start: the client, the network and Tomcat's queue, which
-the GETs share; the server times it for writes only), and for the slowest 1% of the readers' GETs how much
-of each one's time the client's JVM and the server's JVM spent stopped at a safepoint (GC or any
-other VM operation; -Xlog:safepoint with timemillis), beside the same share for all the GETs. A
-pause that overlaps a GET stalls it whole: a stopped client cannot read its response, a stopped
-server cannot answer.
+the GETs share; the server times it for writes only), and for the slowest 1% of the readers' GETs
+how much of each one's time the client's JVM and the server's JVM spent stopped at a safepoint (GC
+or any other VM operation; -Xlog:safepoint with timemillis), beside the same share for all the
+GETs. A pause that overlaps a GET stalls it whole: a stopped client cannot read its response, a
+stopped server cannot answer.
 """
 import bisect
 import csv
@@ -20,10 +20,11 @@ import re
 import sys
 
 GET = "GET /review"
-SERVER_GETS = ("http_server_requests_seconds", {"method": "GET", "status": "200", "uri": "/review/{albumID}"})
+SERVER_GETS = ("http_server_requests_seconds",
+               {"method": "GET", "status": "200", "uri": "/review/{albumID}"})
 ARRIVALS = ("albumstore_write_stage_seconds", {"stage": "arrival"})
-HEADER = ("gets,client_p99_ms,server_p99_ms,write_arrival_p99_ms,slow_n,slow_client_paused_pct,slow_server_paused_pct,"
-          "slow_client_pause_share,slow_server_pause_share,all_client_paused_pct,"
+HEADER = ("gets,client_p99_ms,server_p99_ms,write_arrival_p99_ms,slow_n,slow_client_paused_pct,"
+          "slow_server_paused_pct,slow_client_pause_share,slow_server_pause_share,all_client_paused_pct,"
           "all_server_paused_pct,client_pause_max_ms,server_pause_max_ms")
 
 
@@ -100,7 +101,8 @@ def main(argv):
     ac, av, _, _ = shares(gets)
     cmax = max((e - s for s, e in cp), default=0.0)
     smax = max((e - s for s, e in sp), default=0.0)
-    print(f"{len(gets)},{p99:.2f},{p99_ms(m0, m1, *SERVER_GETS):.2f},{p99_ms(m0, m1, *ARRIVALS):.2f},{len(slow)},{sc:.1f},{sv:.1f},"
+    server, arrival = p99_ms(m0, m1, *SERVER_GETS), p99_ms(m0, m1, *ARRIVALS)
+    print(f"{len(gets)},{p99:.2f},{server:.2f},{arrival:.2f},{len(slow)},{sc:.1f},{sv:.1f},"
           f"{scs:.3f},{svs:.3f},{ac:.1f},{av:.1f},{cmax:.1f},{smax:.1f}")
 
 

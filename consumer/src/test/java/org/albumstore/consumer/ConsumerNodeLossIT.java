@@ -76,7 +76,7 @@ class ConsumerNodeLossIT {
       // than 550 ready for good, since the second batch is held).
       AlbumStoreConsumer first =
           AlbumStoreConsumer.start(
-              new ConsumerSettings(1, 1, 400, 50, 5_000, 0, 1, false, 3600),
+              Fixture.settings(1, 1, 400, 50, 5_000),
               onVictim,
               f.db,
               MetricsSettings.OFF,

@@ -78,10 +78,23 @@ final class Fixture implements AutoCloseable {
     return new Fixture(TestServices.declare(s), TestServices.database());
   }
 
-  /** Settings for tests: no stats noise, everything else explicit. */
+  /** Settings for tests: no stats noise, a partial batch waits 10 ms, everything else explicit. */
   static ConsumerSettings settings(int connections, int channels, int prefetch, int batch) {
+    return settings(connections, channels, prefetch, batch, 10);
+  }
+
+  static ConsumerSettings settings(
+      int connections, int channels, int prefetch, int batch, int batchWaitMillis) {
     return new ConsumerSettings(
-        connections, channels, prefetch, batch, 10, 0, connections * channels, false, 3600);
+        connections,
+        channels,
+        prefetch,
+        batch,
+        batchWaitMillis,
+        0,
+        connections * channels,
+        false,
+        3600);
   }
 
   String album(int i) {

@@ -10,8 +10,9 @@ import java.nio.file.StandardCopyOption;
  * Files the suite uses: the runnable jars of the sibling modules (built before this module in the
  * reactor, or by {@code mvn -pl consumer,server package}) and this module's output directory.
  *
- * <p>The jars are copied once per test JVM into {@code target/faults/}: every process of the run
- * then starts the same build, even if a sibling module is rebuilt while the suite runs.
+ * <p>The jars are copied once per test JVM into a directory of that JVM's under {@code
+ * target/faults/}: every process of the run then starts the same build, even if a sibling module is
+ * rebuilt while the suite runs, and no test JVM replaces a jar another one's processes run.
  */
 public final class Paths {
   private static Path consumerJar;
@@ -73,8 +74,9 @@ public final class Paths {
               + module
               + " package -DskipTests` (a full reactor build does this before the faults module)");
     }
-    Path copy = outputDir().resolve(jar);
+    Path copy = outputDir().resolve("jars-" + ProcessHandle.current().pid()).resolve(jar);
     try {
+      Files.createDirectories(copy.getParent());
       Files.copy(built, copy, StandardCopyOption.REPLACE_EXISTING);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot copy " + built, e);

@@ -77,6 +77,7 @@ run_variant() {
     client-jdk25) client_cmd "$CLIENT_JAR" "$JDK25/bin/java" -- --out "$dir" ;;
     client-aot25) client_cmd "$CLIENT_JAR" "$JDK25/bin/java" -XX:AOTCache="$WORK/client-25.aot" -- --out "$dir" ;;
     client-pgc) client_cmd "$CLIENT_JAR" java -XX:+UseParallelGC -- --out "$dir" ;;
+    client-c1) client_cmd "$CLIENT_JAR" java -XX:TieredStopAtLevel=1 -- --out "$dir" ;;
     client-live)
       lp=$(free_port); mp=$(free_port)
       client_cmd "$CLIENT_JAR" java -- --out "$dir" --live-port "$lp" --metrics-port "$mp" --live-linger 0
@@ -133,7 +134,7 @@ else
   METRICS=rps,cpu_s_first_15s,jit_s_first_15s,cpu_s_total,start_s
   TITLE="whole runs of $SECS s against the do-nothing endpoint, $THREADS connections (req/s)"
   COMMAND="CLIENT_COST_MODE=whole CLIENT_COST_VARIANTS='$VARIANTS' CLIENT_COST_TOOLS='$TOOLS' bench/client-cost.sh $REPS $THREADS $SECS"
-  SETUP="one server jar with ALBUMSTORE_BENCH_ENDPOINTS=true (do-nothing endpoint); each tool a whole run of $SECS s from its launch (JVM start-up included), interleaved, order rotated per rep; rps = requests the server answered from the tool's launch to its exit / $SECS; own_rps = the client's summary.json throughput (ok per second of its load's wall time); start_s = seconds from the client's launch to the start of its load (its timeline.csv); cpu/jit_s_first_15s = CPU seconds of the process and of its C1/C2 compiler threads $JIT_AT s after launch; client: --threads $THREADS --duration $SECS --no-verify, JVM $CLIENT_JAVA_OPTS; client-cds: -XX:SharedArchiveFile of a 20-s training run's -XX:ArchiveClassesAtExit (JDK 17); client-live: --live-port polled every second and --metrics-port scraped every $SCRAPE_EVERY s, over kept-alive connections; client-aot25: Temurin 25 with -XX:AOTCache from a 20-s training run's -XX:AOTCacheOutput; client-pgc: -XX:+UseParallelGC; wrk: 2 threads, $THREADS connections, bench/wrk/client-mix.lua; Gatling 3.15 as in the window mode"
+  SETUP="one server jar with ALBUMSTORE_BENCH_ENDPOINTS=true (do-nothing endpoint); each tool a whole run of $SECS s from its launch (JVM start-up included), interleaved, order rotated per rep; rps = requests the server answered from the tool's launch to its exit / $SECS; own_rps = the client's summary.json throughput (ok per second of its load's wall time); start_s = seconds from the client's launch to the start of its load (its timeline.csv); cpu/jit_s_first_15s = CPU seconds of the process and of its C1/C2 compiler threads $JIT_AT s after launch; client: --threads $THREADS --duration $SECS --no-verify, JVM $CLIENT_JAVA_OPTS; client-cds: -XX:SharedArchiveFile of a 20-s training run's -XX:ArchiveClassesAtExit (JDK 17); client-live: --live-port polled every second and --metrics-port scraped every $SCRAPE_EVERY s, over kept-alive connections; client-aot25: Temurin 25 with -XX:AOTCache from a 20-s training run's -XX:AOTCacheOutput; client-pgc: -XX:+UseParallelGC; client-c1: -XX:TieredStopAtLevel=1 (C1 only, no C2); wrk: 2 threads, $THREADS connections, bench/wrk/client-mix.lua; Gatling 3.15 as in the window mode"
 fi
 echo "$COLUMNS" >"$WOUT/data.csv"
 echo "run,t,served,cpu_s,jit_s" >"$WOUT/timeline.csv"

@@ -28,8 +28,9 @@
 # runs as variants (CLIENT_COST_VARIANTS, default "client client-cds client-live": as it is, with
 # an AppCDS archive made by a training run, with --live and --metrics-port scraped every second;
 # also client-main: the build of MAIN_CLIENT_JAR, client-jdk25 / client-aot25: Temurin 25
-# without and with an AOT cache, and client-pgc: the JVM's Parallel GC instead of its default G1). For each JVM the CPU seconds of the process and of its JIT
-# compiler threads in its first 15 s, and timeline.csv / warmup.md: every second of every run
+# without and with an AOT cache, client-pgc: the JVM's Parallel GC instead of its default G1, and
+# client-c1: the C1 compiler only, -XX:TieredStopAtLevel=1). For each JVM the CPU seconds of the
+# process and of its JIT compiler threads in its first 15 s, and timeline.csv / warmup.md: every second of every run
 # (requests answered, CPU and JIT seconds) and where the seconds go, phase by phase
 # (bench/whole-timeline.py), and each client's seconds from launch to load (start_s). With
 # CLIENT_COST_COUNT=N (client variants only) each sends N requests and its figure is its CPU per

@@ -3,6 +3,10 @@ package org.albumstore.consumer;
 import static org.albumstore.consumer.Fixture.await;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.sql.SQLException;
 import java.time.Duration;
@@ -37,6 +41,7 @@ class ConsumerNodeLossIT {
   private static final int PUBLISHED = 1_000;
   private static final int ALBUMS = 10;
   private static final Duration WAIT = Duration.ofSeconds(90);
+  private static final HttpClient HTTP = HttpClient.newHttpClient();
   private static RabbitCluster cluster;
 
   @BeforeAll
@@ -79,7 +84,7 @@ class ConsumerNodeLossIT {
               Fixture.settings(1, 1, 400, 50, 5_000),
               onVictim,
               f.db,
-              MetricsSettings.OFF,
+              new MetricsSettings(0, "127.0.0.1"), // its /health tells when the stop has begun
               LedgerRetention.DEFAULT,
               heldAtSecondBatch(inHand, release));
       try {
@@ -91,10 +96,15 @@ class ConsumerNodeLossIT {
             () -> f.ready() <= PUBLISHED - 400 - first.counters().messagesApplied());
         assertThat(first.counters().messagesApplied()).isEqualTo(50); // the first batch, whole
         CompletableFuture<Void> stopping = CompletableFuture.runAsync(first::close);
-        Thread.sleep(1_000); // draining: the batch in hand is held
+        await("the first consumer stopping, its batch in hand held", WAIT, () -> draining(first));
         cluster.kill(victim);
         killed = true;
-        Thread.sleep(3_000); // the queue's leader has seen the consumer's node go
+        // The queue's leader learns of the node's loss from the same node-down as its node does.
+        String victimNode = cluster.nodes().get(victim).nodeName();
+        await(
+            "the leader's node sees the consumer's node gone",
+            WAIT,
+            () -> !cluster.runningNodesSeenBy(leader).contains(victimNode));
         release.countDown();
         stopping.get(WAIT.toSeconds(), TimeUnit.SECONDS);
       } finally {
@@ -114,6 +124,18 @@ class ConsumerNodeLossIT {
         assertThat(f.counts(f.album(album))).containsExactly(PUBLISHED / ALBUMS, 0);
       }
     }
+  }
+
+  /** Whether the consumer's {@code /health} says it is stopping ({@code close()} has begun). */
+  private static boolean draining(AlbumStoreConsumer consumer) throws Exception {
+    HttpResponse<String> health =
+        HTTP.send(
+            HttpRequest.newBuilder(
+                    URI.create("http://127.0.0.1:" + consumer.metricsPort() + "/health"))
+                .timeout(Duration.ofSeconds(20)) // the database probe may take the pool's 5 s
+                .build(),
+            HttpResponse.BodyHandlers.ofString());
+    return health.statusCode() == 503 && health.body().contains("\"status\":\"DRAINING\"");
   }
 
   /** The real writer, whose second batch waits for {@code release} once it is in hand. */

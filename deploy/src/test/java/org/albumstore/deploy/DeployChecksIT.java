@@ -9,14 +9,15 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.albumstore.embedded.testing.ExternalTools;
+import org.assertj.core.api.SoftAssertions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * {@code check.sh}, the static checks of this folder, as part of the build: shellcheck on every
@@ -52,6 +53,30 @@ class DeployChecksIT {
           "smoke test: mq.t3.micro broker",
           "RDS Multi-AZ (a synchronous standby) (DbMultiAZ=true)",
           "larger instances");
+
+  /** A combination the template forbids, and the finding cfn-lint gives for it. */
+  private static final Map<String, String> FORBIDDEN =
+      linked(
+          "UseLoadBalancer=false ServerCount=3",
+          "E9101 Rule SeveralServersNeedTheLoadBalancer fails",
+          "BrokerEngineVersion=4.2",
+          "E9101 Rule RabbitMq4NeedsM7g fails",
+          "BrokerInstanceType=mq.t3.micro BrokerDeploymentMode=CLUSTER_MULTI_AZ",
+          "E9101 Rule MicroBrokerIsSingleInstance fails",
+          "BrokerDeploymentMode=CLUSTER_MULTI_AZ QueueType=classic",
+          "E9101 Rule ClusterNeedsQuorumQueues fails",
+          "BrokerName=a-broker-name-of-51-characters-is-one-too-many-xxxx",
+          "E9102 BrokerName='a-broker-name-of-51-characters-is-one-too-many-xxxx'",
+          "BrokerName=albumstore.broker",
+          "E9102 BrokerName='albumstore.broker'",
+          "QueuePartitions=0",
+          "E9102 QueuePartitions='0' is below MinValue 1",
+          "QueuePartitions=33",
+          "E9102 QueuePartitions='33' is above MaxValue 32",
+          "BrokerInstanceType=mq.m5.xlarge",
+          "E2900 'mq.m5.xlarge' is not one of",
+          "BrokerEngineVersion=3.12",
+          "E2900 '3.12' is not one of");
 
   /** What check.sh runs besides the linters and java: bash and a few coreutils. */
   private static final List<String> BASICS =
@@ -158,33 +183,45 @@ class DeployChecksIT {
    * A combination the template forbids fails before anything is created: CloudFormation checks
    * AllowedValues, AllowedPattern and Rules first. Offline, cfn-lint checks the AllowedValues
    * (E2900) and the resource schemas (W1030), and this project's rules (aws/cfn-lint-rules) the
-   * Rules (E9101) and AllowedPattern (E9102). The combination goes in as check.sh passes its own, a
-   * deployment file (the template and its parameters), so this also proves that check.sh's
-   * combinations are checked with their values.
+   * Rules (E9101) and AllowedPattern (E9102). Each combination goes in as check.sh passes its own,
+   * a deployment file (the template and its parameters), so this also proves that check.sh's
+   * combinations are checked with their values; and all in one cfn-lint process, as check.sh runs
+   * them (loading AWS's schemas is most of a run). Each finding is one only its own combination can
+   * give (it names the value, or a rule only that combination breaks), and must appear once.
    */
-  @ParameterizedTest(name = "{0}")
-  @CsvSource(
-      delimiter = '|',
-      quoteCharacter = '"',
-      value = {
-        "UseLoadBalancer=false ServerCount=3 | E9101 Rule SeveralServersNeedTheLoadBalancer fails",
-        "BrokerEngineVersion=4.2 | E9101 Rule RabbitMq4NeedsM7g fails",
-        "BrokerInstanceType=mq.t3.micro BrokerDeploymentMode=CLUSTER_MULTI_AZ"
-            + " | E9101 Rule MicroBrokerIsSingleInstance fails",
-        "BrokerDeploymentMode=CLUSTER_MULTI_AZ QueueType=classic"
-            + " | E9101 Rule ClusterNeedsQuorumQueues fails",
-        "BrokerName=a-broker-name-of-51-characters-is-one-too-many-xxxx"
-            + " | E9102 BrokerName='a-broker-name-of-51-characters-is-one-too-many-xxxx'",
-        "BrokerName=albumstore.broker | E9102 BrokerName='albumstore.broker'",
-        "QueuePartitions=0 | E9102 QueuePartitions='0' is below MinValue 1",
-        "QueuePartitions=33 | E9102 QueuePartitions='33' is above MaxValue 32",
-        "BrokerInstanceType=mq.m5.xlarge | E2900 'mq.m5.xlarge' is not one of",
-        "BrokerEngineVersion=3.12 | E2900 '3.12' is not one of"
-      })
-  void cfnLintRejectsACombinationTheTemplateForbids(
-      String values, String finding, @TempDir Path dir) throws Exception {
+  @Test
+  void cfnLintRejectsEachCombinationTheTemplateForbids(@TempDir Path dir) throws Exception {
     Map<String, String> env = Scripts.cleanEnvironment();
     ExternalTools.of(env).require("cfn-lint", "the proof that forbidden parameters are rejected");
+    List<String> args =
+        new ArrayList<>(List.of("--append-rules", RULES.toString(), "--deployment-files"));
+    List<String> combinations = List.copyOf(FORBIDDEN.keySet());
+    for (int i = 0; i < combinations.size(); i++) {
+      args.add(deploymentFile(dir.resolve("forbidden-" + i + ".yaml"), combinations.get(i)));
+    }
+
+    Scripts.Result r = cfnLint(env, args.toArray(String[]::new));
+
+    assertThat(r.exitCode()).as(r.output()).isNotZero();
+    SoftAssertions.assertSoftly(
+        soft ->
+            FORBIDDEN.forEach(
+                (values, finding) ->
+                    soft.assertThat(r.output().split(Pattern.quote(finding), -1).length - 1)
+                        .as("findings \"%s\" for %s in:%n%s", finding, values, r.output())
+                        .isEqualTo(1)));
+  }
+
+  private static Map<String, String> linked(String... keysAndValues) {
+    Map<String, String> map = new LinkedHashMap<>();
+    for (int i = 0; i < keysAndValues.length; i += 2) {
+      map.put(keysAndValues[i], keysAndValues[i + 1]);
+    }
+    return map;
+  }
+
+  /** A deployment file: the template, the parameters every run needs, then {@code values}. */
+  private static String deploymentFile(Path file, String values) throws IOException {
     List<String> deployment = new ArrayList<>();
     deployment.add("template-file-path: " + TEMPLATE.toAbsolutePath());
     deployment.add("parameters:");
@@ -195,13 +232,7 @@ class DeployChecksIT {
       String[] nameAndValue = value.split("=", 2);
       deployment.add("  " + nameAndValue[0] + ": '" + nameAndValue[1] + "'");
     }
-    Path file = Files.write(dir.resolve("deployment.yaml"), deployment);
-
-    Scripts.Result r =
-        cfnLint(env, "--append-rules", RULES.toString(), "--deployment-files", file.toString());
-
-    assertThat(r.exitCode()).as(r.output()).isNotZero();
-    assertThat(r.output()).contains(finding);
+    return Files.write(file, deployment).toString();
   }
 
   private static Scripts.Result checkSh(Map<String, String> env) throws Exception {

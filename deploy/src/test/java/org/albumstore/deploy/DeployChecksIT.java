@@ -9,7 +9,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Pattern;
@@ -56,7 +55,7 @@ class DeployChecksIT {
 
   /** A combination the template forbids, and the finding cfn-lint gives for it. */
   private static final Map<String, String> FORBIDDEN =
-      linked(
+      Map.of(
           "UseLoadBalancer=false ServerCount=3",
           "E9101 Rule SeveralServersNeedTheLoadBalancer fails",
           "BrokerEngineVersion=4.2",
@@ -210,14 +209,6 @@ class DeployChecksIT {
                     soft.assertThat(r.output().split(Pattern.quote(finding), -1).length - 1)
                         .as("findings \"%s\" for %s in:%n%s", finding, values, r.output())
                         .isEqualTo(1)));
-  }
-
-  private static Map<String, String> linked(String... keysAndValues) {
-    Map<String, String> map = new LinkedHashMap<>();
-    for (int i = 0; i < keysAndValues.length; i += 2) {
-      map.put(keysAndValues[i], keysAndValues[i + 1]);
-    }
-    return map;
   }
 
   /** A deployment file: the template, the parameters every run needs, then {@code values}. */

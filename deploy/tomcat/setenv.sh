@@ -20,8 +20,8 @@
 #   TOMCAT_JVM_OPTS         any further JVM flags, appended last
 #   ALBUMSTORE_HTTP_PORT    connector port (default: the one install.sh wrote, 8080 unless told)
 #   TOMCAT_ADDRESS          address the connector binds (default 0.0.0.0)
-#   TOMCAT_MAX_THREADS      request threads (default 512)
-#   TOMCAT_MIN_SPARE_THREADS  warm threads (default 64)
+#   TOMCAT_MAX_THREADS      request threads (default 32)
+#   TOMCAT_MIN_SPARE_THREADS  warm threads (default 32)
 #   TOMCAT_MAX_CONNECTIONS  open connections (default 10000)
 #   TOMCAT_ACCEPT_COUNT     listen backlog (default 1024)
 #   TOMCAT_KEEPALIVE_TIMEOUT_MS   idle keep-alive timeout (default 75000, above the ALB's 60 s)

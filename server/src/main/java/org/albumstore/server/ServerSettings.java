@@ -71,7 +71,7 @@ public record ServerSettings(
     ReadGroupSettings readGroup) {
 
   public static final Setting<Integer> HTTP_THREADS =
-      Setting.integer("ALBUMSTORE_HTTP_THREADS", 200, 4, 2000)
+      Setting.integer("ALBUMSTORE_HTTP_THREADS", 32, 4, 2000)
           .withFlag("--http-threads", "N")
           .withHelp("Request threads of the embedded Tomcat");
 
@@ -86,7 +86,7 @@ public record ServerSettings(
    * that a stuck one leaves most of them to the writes.
    */
   public static final Setting<Integer> READ_INLINE_MAX =
-      Setting.integer("ALBUMSTORE_READ_INLINE_MAX", 64, 1, 100_000)
+      Setting.integer("ALBUMSTORE_READ_INLINE_MAX", 24, 1, 100_000)
           .withFlag("--read-inline-max", "N")
           .withHelp(
               "Most GET /albums querying on their request threads at once (running, or waiting"

@@ -19,7 +19,7 @@ class ServerSettingsTest {
         .isEqualTo(
             new ServerSettings(
                 8080,
-                200,
+                32,
                 4,
                 256,
                 1024 * 1024,
@@ -28,7 +28,7 @@ class ServerSettingsTest {
                 20_000,
                 10 * 1024 * 1024,
                 8,
-                64,
+                24,
                 1000,
                 new ReadWaitSettings(5000, 60_000, 2000, 1000, 5),
                 new ReadCacheSettings(50_000, 0, 1000),

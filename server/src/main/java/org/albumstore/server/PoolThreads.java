@@ -8,12 +8,14 @@ import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * Creates every thread of a HikariCP pool (HikariCP's {@code threadFactory} setting) and, after the
- * pool is closed, waits until those threads have really ended.
+ * Creates every thread of a pool (HikariCP's {@code threadFactory} setting, the read threads, the
+ * readers) or of the broker connections (amqp-client's {@code ConnectionFactory.setThreadFactory})
+ * and, after it is closed, waits until those threads have really ended.
  *
  * <p>Why: HikariCP's {@code close()} returns once its executors have terminated (the housekeeper is
- * only asked to stop), which is a moment before their last thread has exited. Tomcat looks for the
- * web application's threads right after {@code contextDestroyed} and, when it catches one in that
+ * only asked to stop), and amqp-client's {@code abort()} once it has shut down the connection's
+ * consumer work pool, each a moment before their last thread has exited. Tomcat looks for the web
+ * application's threads right after {@code contextDestroyed} and, when it catches one in that
  * moment, warns that the application "appears to have started a thread named [...] but has failed
  * to stop it": on some stops of the embedded server, and on some undeploys of the WAR. Joining the
  * threads closes that window; names (the pool's name, a number) stay recognisable in a thread dump.

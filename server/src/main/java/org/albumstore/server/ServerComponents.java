@@ -43,6 +43,12 @@ final class ServerComponents implements AutoCloseable {
   /** The prefix of the reader threads' names ({@link GroupReader}). */
   static final String READERS = "albumstore-server-readers";
 
+  /**
+   * The prefix of the names of the threads amqp-client starts for the two broker connections (the
+   * publisher's and the commit announcements'): their consumer work pools and heartbeats.
+   */
+  static final String AMQP_THREADS = "albumstore-server-amqp";
+
   /** Bounds the wait for the pool's threads to end; they normally end within a millisecond. */
   private static final Duration POOL_THREADS_EXIT = Duration.ofSeconds(5);
 
@@ -59,6 +65,7 @@ final class ServerComponents implements AutoCloseable {
   private final PoolThreads readerNames;
   private final AlbumWaiters waiters;
   private final CommitFeed commits;
+  private final PoolThreads amqpThreads;
   private final Readiness readiness = new Readiness();
 
   private ServerComponents(
@@ -74,7 +81,8 @@ final class ServerComponents implements AutoCloseable {
       GroupReader group,
       PoolThreads readerNames,
       AlbumWaiters waiters,
-      CommitFeed commits) {
+      CommitFeed commits,
+      PoolThreads amqpThreads) {
     this.settings = settings;
     this.metrics = metrics;
     this.pool = pool;
@@ -88,6 +96,7 @@ final class ServerComponents implements AutoCloseable {
     this.readerNames = readerNames;
     this.waiters = waiters;
     this.commits = commits;
+    this.amqpThreads = amqpThreads;
     metrics.bindReady(this::takingWrites);
   }
 
@@ -116,6 +125,7 @@ final class ServerComponents implements AutoCloseable {
             AlbumReads.WAIT_BOUND,
             settings.readQueueMax(),
             readerNames);
+    PoolThreads amqpThreads = new PoolThreads(AMQP_THREADS);
     BrokerConnector broker = null;
     AlbumWaiters waiters = null;
     CommitFeed commits = null;
@@ -126,10 +136,17 @@ final class ServerComponents implements AutoCloseable {
       ReadCache cache = new ReadCache(settings.readCache());
       cache.bindTo(metrics.registry());
       AlbumReads reads = new AlbumReads(pool, cache, group);
-      broker = new BrokerConnector(amqp, "albumstore-server", metrics::bindAmqp);
+      broker =
+          new BrokerConnector(
+              amqp,
+              "albumstore-server",
+              factory -> {
+                metrics.bindAmqp(factory);
+                factory.setThreadFactory(amqpThreads);
+              });
       broker.start();
       waiters = startWaiters(reads, cache, settings, metrics);
-      commits = new CommitFeed(amqp, cache, waiters, metrics.registry());
+      commits = new CommitFeed(amqp, cache, waiters, metrics.registry(), amqpThreads);
       commits.start();
       ConfirmedPublisher publisher = startPublisher(broker, settings, metrics);
       log.info("Server components started: {}, {}, {}", settings, amqp, db);
@@ -146,7 +163,8 @@ final class ServerComponents implements AutoCloseable {
           group,
           readerNames,
           waiters,
-          commits);
+          commits,
+          amqpThreads);
     } catch (RuntimeException e) {
       if (commits != null) {
         commits.close();
@@ -157,6 +175,7 @@ final class ServerComponents implements AutoCloseable {
       if (broker != null) {
         broker.close(Duration.ofSeconds(5));
       }
+      awaitExit(amqpThreads);
       closeReadThreads(readThreads, readThreadNames);
       closeGroupReader(group, readerNames);
       closePool(pool, poolThreads);
@@ -293,8 +312,8 @@ final class ServerComponents implements AutoCloseable {
    * The commit announcements first, then the waiting reads (answered 503, their poller stopped),
    * then the queued queries (answered 503, the read threads ended), then the group reader (what is
    * still queued answered 503, its threads ended), then the publisher (it drains what is queued
-   * while the connection is still open), then the connection, then the pool, whose threads have
-   * ended when this returns.
+   * while the connection is still open), then the connection, then the pool; the connections' and
+   * the pool's threads have ended when this returns.
    */
   @Override
   public void close() {
@@ -319,6 +338,7 @@ final class ServerComponents implements AutoCloseable {
     } finally {
       try {
         broker.close(Duration.ofSeconds(5));
+        awaitExit(amqpThreads); // both connections' threads, the commit feed's closed first
       } finally {
         closePool(pool, poolThreads);
         metrics.close();

@@ -40,12 +40,17 @@ import org.junit.jupiter.api.Test;
  * <p>The warnings are read from Tomcat's class-loader logger (java.util.logging, which Tomcat's
  * JULI writes to); the message text is localised, so the embedded and WAR checks assert that the
  * logger reported nothing at all, and the control check proves that the capture sees a real leak.
- * Those two see the read pool's race on some stops only; the components check repeats the stop and
- * looks as Tomcat does: without the fix it failed within 20 cycles in each of three runs.
+ * Those two see the pools' and connections' race on some stops only; the components check repeats
+ * the stop and looks as Tomcat does: without the read pool's join it failed within 20 cycles in
+ * each of three runs, and with the commit feed's connection on amqp-client's default thread
+ * factory (which nothing joins) it fails in the first cycle.
  */
 class StopLeakIT {
   private static final Path WAR = Path.of("target", "albumstore.war");
   private static final int CLOSE_CYCLES = 50;
+
+  /** How {@code Executors.defaultThreadFactory()} names its threads: pool-N-thread-M. */
+  private static final String DEFAULT_FACTORY_NAMES = "pool-";
 
   @Test
   void theEmbeddedServerStopsEveryThreadItStarted() throws Exception {
@@ -97,10 +102,11 @@ class StopLeakIT {
 
   /**
    * The cause, without Tomcat's timing: closing the components returns only after every thread of
-   * the read pool has ended. HikariCP's close waits for its executors to terminate (or, for the
-   * housekeeper, only asks it to), which happens a moment before their last thread exits; Tomcat
-   * looks within that moment often enough to warn on one stop in a few. Repeated, so that a close
-   * that returns early is caught.
+   * the read pool and of the broker connections has ended. HikariCP's close waits for its executors
+   * to terminate (or, for the housekeeper, only asks it to), and amqp-client's abort shuts down the
+   * connection's consumer work pool, each a moment before their last thread exits; Tomcat looks
+   * within that moment often enough to warn on one stop in a few. Repeated, so that a close that
+   * returns early is caught.
    */
   @Test
   void closingTheComponentsReturnsOnlyAfterThePoolsThreadsEnded() throws Exception {
@@ -108,6 +114,7 @@ class StopLeakIT {
     try {
       Env env = Env.system().withOverrides(TestServices.overrides(amqp, TestServices.database()));
       for (int cycle = 0; cycle < CLOSE_CYCLES; cycle++) {
+        List<String> defaultNamedBefore = liveThreadsNamed(DEFAULT_FACTORY_NAMES);
         ServerComponents components =
             ServerComponents.start(
                 ServerSettings.from(env), AmqpSettings.from(env), DatabaseSettings.from(env));
@@ -116,11 +123,22 @@ class StopLeakIT {
           while (!components.databaseUp() && System.nanoTime() < deadline) {
             Thread.sleep(50);
           }
+          // The connections' threads come from the components' own factory, which close joins,
+          // not from amqp-client's default one (named pool-N-thread-M), which nothing joins.
+          assertThat(liveThreadsNamed(ServerComponents.AMQP_THREADS))
+              .as("threads of the broker connections made by the components, cycle %d", cycle)
+              .isNotEmpty();
+          assertThat(liveThreadsNamed(DEFAULT_FACTORY_NAMES))
+              .as("threads started from a default thread factory, cycle %d", cycle)
+              .allMatch(defaultNamedBefore::contains);
         } finally {
           components.close();
         }
         assertThat(liveThreadsNamed(ServerComponents.READ_POOL))
             .as("threads of the read pool alive right after close, cycle %d", cycle)
+            .isEmpty();
+        assertThat(liveThreadsNamed(ServerComponents.AMQP_THREADS))
+            .as("threads of the broker connections alive right after close, cycle %d", cycle)
             .isEmpty();
       }
     } finally {

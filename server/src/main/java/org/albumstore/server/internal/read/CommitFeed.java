@@ -9,6 +9,7 @@ import java.io.IOException;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.concurrent.ThreadFactory;
 import org.albumstore.common.amqp.Topology;
 import org.albumstore.common.config.AmqpSettings;
 import org.albumstore.common.event.AlbumProfile;
@@ -44,12 +45,22 @@ public final class CommitFeed implements AutoCloseable {
   private final Counter undecodable;
   private Channel channel;
 
+  /**
+   * @param threads makes the threads of this feed's connection (amqp-client's {@code
+   *     ConnectionFactory.setThreadFactory}), so that its owner can wait for them to end
+   */
   public CommitFeed(
-      AmqpSettings amqp, ReadCache cache, AlbumWaiters waiters, MeterRegistry registry) {
+      AmqpSettings amqp,
+      ReadCache cache,
+      AlbumWaiters waiters,
+      MeterRegistry registry,
+      ThreadFactory threads) {
     this.amqp = amqp;
     this.cache = cache;
     this.waiters = waiters;
-    this.connector = new BrokerConnector(amqp, "albumstore-server-commits");
+    this.connector =
+        new BrokerConnector(
+            amqp, "albumstore-server-commits", factory -> factory.setThreadFactory(threads));
     this.received = announcements(registry, "received");
     this.undecodable = announcements(registry, "undecodable");
   }

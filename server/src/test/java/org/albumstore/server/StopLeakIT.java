@@ -42,8 +42,8 @@ import org.junit.jupiter.api.Test;
  * logger reported nothing at all, and the control check proves that the capture sees a real leak.
  * Those two see the pools' and connections' race on some stops only; the components check repeats
  * the stop and looks as Tomcat does: without the read pool's join it failed within 20 cycles in
- * each of three runs, and with the commit feed's connection on amqp-client's default thread
- * factory (which nothing joins) it fails in the first cycle.
+ * each of three runs, and with the commit feed's connection on amqp-client's default thread factory
+ * (which nothing joins) it fails in the first cycle.
  */
 class StopLeakIT {
   private static final Path WAR = Path.of("target", "albumstore.war");

@@ -121,7 +121,7 @@ final class ServerComponents implements AutoCloseable {
     GroupReader group =
         new GroupReader(
             AlbumReads.source(pool),
-            settings.readGroup(),
+            settings.readGroup().onPool(settings.dbPoolSize()),
             AlbumReads.WAIT_BOUND,
             settings.readQueueMax(),
             readerNames);

@@ -27,6 +27,7 @@ import org.albumstore.common.db.Databases;
 import org.albumstore.embedded.testing.Locks;
 import org.albumstore.embedded.testing.Scrapes;
 import org.albumstore.embedded.testing.TestServices;
+import org.albumstore.server.internal.read.ReadGroupSettings;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -125,9 +126,15 @@ class ReadPathIT {
    * GETs that arrive while the reader's query waits go together as the next group, and each gets
    * its own album's answer from the one statement (counters, zeros for an album without reviews, an
    * album the client numbers itself, 404). Staged behind locked counters, each step awaited on
-   * PostgreSQL's lock waits or the server's own gauge, never timed: one GET asks alone, one is the
-   * reader's group of one, and the other 9 queue; so 11 GETs take exactly 3 queries.
+   * PostgreSQL's lock waits or the server's own gauge, never timed: three GETs ask alone (the
+   * default --read-lone-max), one is the reader's group of one, and the other 7 queue; so 11 GETs
+   * take exactly 5 queries.
    */
+  /**
+   * Queries that wait on the locked counters before the rest queue: the lone ones, the reader's.
+   */
+  private static final int ON_THE_LOCK = ReadGroupSettings.LONE_MAX.defaultValue() + 1;
+
   @Test
   void getsArrivingTogetherAreAnsweredByOneQueryEachWithItsOwnAnswer() throws Exception {
     Map<String, String> expected = new LinkedHashMap<>();
@@ -161,13 +168,13 @@ class ReadPathIT {
             http.sendAsync(
                 HttpRequest.newBuilder(URI.create(server.baseUrl() + "/review/" + id)).build(),
                 BodyHandlers.ofString()));
-        if (i < 2) { // the lone GET's query, then the reader's group of one, wait on the lock
+        if (i < ON_THE_LOCK) { // the lone GETs' queries, then the reader's group of one
           awaitCount("queries waiting on the lock", i + 1, () -> Locks.waitingOn(db, lockPid));
         }
       }
       awaitCount(
           "GETs queued",
-          ids.size() - 2,
+          ids.size() - ON_THE_LOCK,
           () ->
               (int)
                   Scrapes.sum(
@@ -188,7 +195,7 @@ class ReadPathIT {
         .isEqualTo(expected.size());
     assertThat(Scrapes.sum(metrics, "albumstore_read_group_queries_total", Map.of()) - queries)
         .as("queries for %d GETs: alone, the reader's first group, the queued", expected.size())
-        .isEqualTo(3);
+        .isEqualTo(ON_THE_LOCK + 1);
   }
 
   /** Waits (10 s at most) until {@code count} reaches {@code n}; then it must be exactly that. */

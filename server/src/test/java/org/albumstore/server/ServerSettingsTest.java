@@ -32,7 +32,7 @@ class ServerSettingsTest {
                 1000,
                 new ReadWaitSettings(5000, 60_000, 2000, 1000, 5),
                 new ReadCacheSettings(50_000, 0, 1000),
-                new ReadGroupSettings(1, 256)));
+                new ReadGroupSettings(1, 256, 3)));
   }
 
   @Test
@@ -60,6 +60,16 @@ class ServerSettingsTest {
   }
 
   @Test
+  void theLoneQueriesFitTheReadPoolBesideTheReaders() {
+    ReadGroupSettings three = new ReadGroupSettings(1, 256, 3);
+    assertThat(three.onPool(8)).isEqualTo(three);
+    assertThat(three.onPool(3)).isEqualTo(new ReadGroupSettings(1, 256, 2));
+    assertThat(three.onPool(2)).isEqualTo(new ReadGroupSettings(1, 256, 1));
+    assertThat(new ReadGroupSettings(2, 256, 3).onPool(2))
+        .isEqualTo(new ReadGroupSettings(2, 256, 1));
+  }
+
+  @Test
   void everySettingIsReadFromItsVariableAndRoundTripsThroughTheMap() {
     Map<String, String> env =
         Map.ofEntries(
@@ -84,7 +94,8 @@ class ServerSettingsTest {
             Map.entry(ReadCacheSettings.COUNTS.variable(), "100"),
             Map.entry(ReadCacheSettings.COUNTS_MAX_AGE_MS.variable(), "250"),
             Map.entry(ReadGroupSettings.READERS.variable(), "3"),
-            Map.entry(ReadGroupSettings.GROUP_MAX.variable(), "17"));
+            Map.entry(ReadGroupSettings.GROUP_MAX.variable(), "17"),
+            Map.entry(ReadGroupSettings.LONE_MAX.variable(), "2"));
     ServerSettings s = ServerSettings.from(Env.of(env));
     assertThat(s)
         .isEqualTo(
@@ -103,7 +114,7 @@ class ServerSettingsTest {
                 40,
                 new ReadWaitSettings(300, 2000, 0, 7, 20),
                 new ReadCacheSettings(0, 100, 250),
-                new ReadGroupSettings(3, 17)));
+                new ReadGroupSettings(3, 17, 2)));
     Map<String, String> resolved = ServerSettings.resolve(Env.of(env));
     assertThat(resolved).containsAllEntriesOf(env);
     assertThat(ServerSettings.from(Env.of(resolved))).isEqualTo(s);

@@ -20,6 +20,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import org.albumstore.common.event.AlbumProfile;
@@ -51,12 +52,15 @@ class GroupReaderTest {
   private final CountDownLatch loneLands = new CountDownLatch(1);
   private final CountDownLatch firstInFlight = new CountDownLatch(1);
   private final CountDownLatch firstLands = new CountDownLatch(1);
+  private final Semaphore heldInFlight = new Semaphore(0);
+  private final CountDownLatch heldLand = new CountDownLatch(1);
   private GroupReader reader;
 
   @AfterEach
   void close() {
     loneLands.countDown();
     firstLands.countDown();
+    heldLand.countDown();
     if (reader != null) {
       reader.close();
     }
@@ -82,8 +86,16 @@ class GroupReaderTest {
     return start(readers, source, bound, 1000);
   }
 
+  /** One lone query at a time: a read in flight alone sends the next one to a reader. */
   private GroupReader start(int readers, GroupReader.Source source, Duration bound, int queueMax) {
-    reader = new GroupReader(source, new ReadGroupSettings(readers, 256), bound, queueMax, threads);
+    return start(readers, 1, source, bound, queueMax);
+  }
+
+  private GroupReader start(
+      int readers, int loneMax, GroupReader.Source source, Duration bound, int queueMax) {
+    reader =
+        new GroupReader(
+            source, new ReadGroupSettings(readers, 256, loneMax), bound, queueMax, threads);
     return reader;
   }
 
@@ -113,6 +125,21 @@ class GroupReaderTest {
       hold(firstLands);
     }
     return found;
+  }
+
+  /**
+   * Like {@link #answerOrHoldLone}, and every ID starting "held" stays in flight until {@link
+   * #heldLand}, each one counted in {@link #heldInFlight} as it is asked.
+   */
+  private GroupReader.Found answerOrHold(Set<String> countIds, Set<String> albumIds)
+      throws SQLException {
+    if (countIds.stream().anyMatch(id -> id.startsWith("held"))) {
+      GroupReader.Found found = answer(countIds, albumIds);
+      heldInFlight.release();
+      hold(heldLand);
+      return found;
+    }
+    return answerOrHoldLone(countIds, albumIds);
   }
 
   /** A lone read in flight on a caller's thread, held there: what is asked next queues. */
@@ -175,6 +202,60 @@ class GroupReaderTest {
     assertThat(groups.get(2)).hasSize(11).contains("r0", "r9", "a1");
     loneLands.countDown();
     assertThat(lone.get()).isPresent();
+  }
+
+  @Test
+  void aFewReadsArrivingTogetherEachAskAloneUpToLoneMaxAndTheNextGoesToAReader() throws Exception {
+    start(1, 3, this::answerOrHold, LONG, 1000);
+    List<Future<Optional<ReviewCounts>>> held = new ArrayList<>();
+    for (int i = 0; i < 3; i++) {
+      String id = "held-" + i;
+      held.add(callers.submit(() -> counts(id)));
+      assertThat(heldInFlight.tryAcquire(LONG.toSeconds(), TimeUnit.SECONDS)).isTrue();
+    }
+    // Three in flight at once, each on its caller's thread: none waited for another's query.
+    assertThat(askedOn).hasSize(3).doesNotContain("group-reader-test");
+
+    assertThat(counts("fourth")).contains(new ReviewCounts(7, 1));
+    assertThat(askedOn.get(3)).isEqualTo("group-reader-test");
+
+    heldLand.countDown();
+    for (Future<Optional<ReviewCounts>> f : held) {
+      assertThat(f.get()).contains(new ReviewCounts(7, 1));
+    }
+    assertThat(reader.queries()).isEqualTo(4);
+  }
+
+  @Test
+  void afterAGroupLargerThanLoneMaxReadsGoToTheReadersUntilAGroupIsSmallAgain() throws Exception {
+    start(1, 2, this::answerOrHold, LONG, 1000);
+    List<Future<?>> all = new ArrayList<>();
+    for (int i = 0; i < 2; i++) { // the two lone slots, held
+      String id = "held-" + i;
+      all.add(callers.submit(() -> counts(id)));
+      assertThat(heldInFlight.tryAcquire(LONG.toSeconds(), TimeUnit.SECONDS)).isTrue();
+    }
+    all.add(callers.submit(() -> counts("first"))); // to the reader, held there
+    await(firstInFlight);
+    for (int i = 0; i < 5; i++) {
+      String id = "r" + i;
+      all.add(callers.submit(() -> counts(id)));
+    }
+    awaitQueued(5);
+    firstLands.countDown(); // the reader's next group: 5 reads, more than loneMax
+    heldLand.countDown();
+    for (Future<?> f : all) {
+      assertThat(f.get()).isNotEqualTo(Optional.empty());
+    }
+    assertThat(groups.get(3)).hasSize(5);
+
+    // Nothing in flight, nothing queued, but the last group was large: to a reader.
+    assertThat(counts("after")).isPresent();
+    assertThat(askedOn.get(4)).isEqualTo("group-reader-test");
+    // That group held one read: the next asks alone again, on this thread.
+    assertThat(reader.countsLater("alone-again"))
+        .isCompletedWithValue(Optional.of(new ReviewCounts(7, 1)));
+    assertThat(askedOn.get(5)).isEqualTo(Thread.currentThread().getName());
   }
 
   @Test

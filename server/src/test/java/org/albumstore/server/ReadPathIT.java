@@ -123,6 +123,11 @@ class ReadPathIT {
   }
 
   /**
+   * Queries that wait on the locked counters before the rest queue: the lone ones, the reader's.
+   */
+  private static final int ON_THE_LOCK = ReadGroupSettings.LONE_MAX.defaultValue() + 1;
+
+  /**
    * GETs that arrive while the reader's query waits go together as the next group, and each gets
    * its own album's answer from the one statement (counters, zeros for an album without reviews, an
    * album the client numbers itself, 404). Staged behind locked counters, each step awaited on
@@ -130,11 +135,6 @@ class ReadPathIT {
    * default --read-lone-max), one is the reader's group of one, and the other 7 queue; so 11 GETs
    * take exactly 5 queries.
    */
-  /**
-   * Queries that wait on the locked counters before the rest queue: the lone ones, the reader's.
-   */
-  private static final int ON_THE_LOCK = ReadGroupSettings.LONE_MAX.defaultValue() + 1;
-
   @Test
   void getsArrivingTogetherAreAnsweredByOneQueryEachWithItsOwnAnswer() throws Exception {
     Map<String, String> expected = new LinkedHashMap<>();

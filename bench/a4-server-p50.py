@@ -22,16 +22,6 @@ a4split = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(a4split)
 
 
-def quantile_ms(before, after, q):
-    """The server histogram's q-quantile over the run: its bucket's upper bound, in ms."""
-    a = a4split.buckets(after, *a4split.SERVER_GETS)
-    b = a4split.buckets(before, *a4split.SERVER_GETS)
-    delta = sorted((le, a[le] - b.get(le, 0.0)) for le in a)
-    if not delta or delta[-1][1] <= 0:
-        return float("nan")
-    return next(le for le, n in delta if n >= q * delta[-1][1]) * 1000
-
-
 def main(argv):
     if len(argv) < 2:
         sys.exit(__doc__)
@@ -47,7 +37,8 @@ def main(argv):
             continue
         before, after = run + ".metrics-before", run + ".metrics-after"
         print(f"{run.rsplit('-a4-', 1)[1]},{len(gets)},{gets[len(gets) // 2]:.2f},"
-              f"{quantile_ms(before, after, 0.5):.2f},{quantile_ms(before, after, 0.9):.2f}")
+              f"{a4split.quantile_ms(before, after, *a4split.SERVER_GETS, 0.5):.2f},"
+              f"{a4split.quantile_ms(before, after, *a4split.SERVER_GETS, 0.9):.2f}")
 
 
 if __name__ == "__main__":

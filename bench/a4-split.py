@@ -62,14 +62,19 @@ def buckets(path, metric, labels):
     return out
 
 
-def p99_ms(before, after, metric, labels):
-    """The histogram's p99 over the run (the two scrapes' difference): its bucket's upper bound."""
+def quantile_ms(before, after, metric, labels, q):
+    """The histogram's q-quantile over the run (the two scrapes' difference): its bucket's upper
+    bound, in ms."""
     a, b = buckets(after, metric, labels), buckets(before, metric, labels)
     delta = sorted((le, a[le] - b.get(le, 0.0)) for le in a)
     if not delta or delta[-1][1] <= 0:
         return float("nan")
-    target = 0.99 * delta[-1][1]
+    target = q * delta[-1][1]
     return next(le for le, n in delta if n >= target) * 1000
+
+
+def p99_ms(before, after, metric, labels):
+    return quantile_ms(before, after, metric, labels, 0.99)
 
 
 def main(argv):

@@ -26,8 +26,12 @@ import org.slf4j.LoggerFactory;
 final class LocalStack {
   private static final Logger log = LoggerFactory.getLogger(LocalStack.class);
 
-  /** Longer than any part's own bound (the consumer's: 15 s for its workers, 5 s a connection). */
-  static final Duration PART_STOP_LIMIT = Duration.ofSeconds(30);
+  /**
+   * Longer than any part's own bound: the consumer's (15 s for its workers, 5 s a connection), a
+   * RabbitMQ cluster's (its nodes stop at once, each within 25 s before it is killed, and the kill
+   * waits 10 s at most).
+   */
+  static final Duration PART_STOP_LIMIT = Duration.ofSeconds(45);
 
   private final PrintStream out;
   private final Deque<Part> parts = new ArrayDeque<>();

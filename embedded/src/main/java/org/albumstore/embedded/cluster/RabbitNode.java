@@ -48,6 +48,12 @@ public final class RabbitNode implements AutoCloseable {
   private static final int CTL_PORTS_TO = 35682;
   private static final Duration CTL_TIMEOUT = Duration.ofSeconds(60);
 
+  /**
+   * How long {@link #close} lets the node stop cleanly before it kills its processes; with the
+   * kill's own wait, a close takes at most 10 s more.
+   */
+  static final Duration STOP_LIMIT = Duration.ofSeconds(25);
+
   /** Where the node writes its VM's PID (RabbitMQ's own file; this class never reads it). */
   static final String PID_FILE = "node.pid";
 
@@ -68,8 +74,11 @@ public final class RabbitNode implements AutoCloseable {
   /** Where each running {@code rabbitmqctl} writes its output. */
   private final Map<Process, Path> outputs = new java.util.concurrent.ConcurrentHashMap<>();
 
-  /** Stops the node if the test JVM exits without closing it (a failed or interrupted run). */
-  private final Thread stopAtExit = new Thread(this::closeQuietly, "rabbit-node-stop");
+  /** Stops the node if the JVM exits while it runs (a failed or interrupted run). */
+  private final Thread stopAtExit = new Thread(this::atExit, "rabbit-node-stop");
+
+  /** Set when a close begins; from then on the JVM's exit kills the node ({@link #atExit}). */
+  private volatile boolean closing;
 
   private RabbitNode(
       String nodeName,
@@ -359,8 +368,12 @@ public final class RabbitNode implements AutoCloseable {
    * @throws IOException when it fails; the message carries its output
    */
   public String ctl(String... args) throws IOException, InterruptedException {
+    return ctl(CTL_TIMEOUT, args);
+  }
+
+  private String ctl(Duration limit, String... args) throws IOException, InterruptedException {
     Process p = ctlProcess(args);
-    if (!p.waitFor(CTL_TIMEOUT.toSeconds(), TimeUnit.SECONDS)) {
+    if (!p.waitFor(limit.toMillis(), TimeUnit.MILLISECONDS)) {
       p.destroyForcibly();
       throw new IOException("rabbitmqctl " + String.join(" ", args) + " timed out");
     }
@@ -499,31 +512,53 @@ public final class RabbitNode implements AutoCloseable {
   }
 
   /**
-   * Stops the node ({@code rabbitmqctl stop}, bounded), then makes sure its processes are gone: the
-   * script and the Erlang VM found at start-up, each only if still alive.
+   * Stops the node ({@code rabbitmqctl stop}, within {@link #STOP_LIMIT}), then makes sure its
+   * processes are gone: the script and the Erlang VM found at start-up, each only if still alive.
+   * Until they are, the JVM's exit hook stays: a close on a thread the exit does not wait for (a
+   * launcher that gave up waiting for it) cannot leave the node running.
    */
   @Override
   public void close() throws IOException, InterruptedException {
-    if (Thread.currentThread() != stopAtExit) {
-      try {
-        Runtime.getRuntime().removeShutdownHook(stopAtExit);
-      } catch (IllegalStateException e) {
-        // The JVM is already shutting down: the hook runs (or ran) this anyway.
-      }
-    }
+    closing = true;
+    long deadline = System.nanoTime() + STOP_LIMIT.toNanos();
     if (process.isAlive()) {
       try {
-        ctl("stop");
+        ctl(STOP_LIMIT, "stop");
       } catch (IOException e) {
         log.warn("rabbitmqctl stop of {} failed: {}", nodeName, e.getMessage());
       }
     }
-    if (!process.waitFor(30, TimeUnit.SECONDS)) {
-      log.warn("RabbitMQ node {} still runs 30 s after stop; killing it", nodeName);
+    if (!process.waitFor(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS)) {
+      log.warn(
+          "RabbitMQ node {} still runs {} s after stop; killing it",
+          nodeName,
+          STOP_LIMIT.toSeconds());
       liveVm().ifPresent(ProcessHandle::destroyForcibly);
       process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
     }
     liveVm().ifPresent(ProcessHandle::destroyForcibly);
+    if (Thread.currentThread() != stopAtExit) {
+      try {
+        Runtime.getRuntime().removeShutdownHook(stopAtExit);
+      } catch (IllegalStateException e) {
+        // The JVM is already shutting down: the hook runs (or ran) and finds the node gone.
+      }
+    }
+  }
+
+  /**
+   * The JVM exits while this node may run: a clean stop if nothing closed it, else (a close is
+   * under way on a thread the exit will not wait for) SIGKILL for the node and its running {@code
+   * rabbitmqctl}s, so that none of them outlives the JVM.
+   */
+  private void atExit() {
+    if (!closing) {
+      closeQuietly();
+      return;
+    }
+    liveVm().ifPresent(ProcessHandle::destroyForcibly);
+    process.destroyForcibly();
+    outputs.keySet().forEach(Process::destroyForcibly);
   }
 
   private void closeQuietly() {

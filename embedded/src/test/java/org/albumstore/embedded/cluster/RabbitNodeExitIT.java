@@ -51,15 +51,13 @@ class RabbitNodeExitIT {
             .map(l -> ProcessHandle.of(Long.parseLong(l.substring(PROCESS_LINE.length()))))
             .flatMap(Optional::stream)
             .toList();
-    List<ProcessHandle> left = List.of();
     try {
       assertThat(child.ended()).as("the child JVM exits within %s", CHILD_LIMIT).isTrue();
       assertThat(child.exitCode()).as(child.output()).isZero();
       assertThat(child.output())
           .as("the child exited with its node's close under way, and saw the node's processes")
           .contains("closing: true", PROCESS_LINE);
-      left = awaitGone(started, Duration.ofSeconds(15));
-      assertThat(left)
+      assertThat(awaitGone(started, Duration.ofSeconds(15)))
           .as(
               "the node's processes still running after its JVM exited; child output:%n%s",
               child.output())
@@ -84,8 +82,8 @@ class RabbitNodeExitIT {
   /**
    * The child JVM: starts a node, pauses it, starts closing it on a daemon thread and exits while
    * that close waits for its {@code rabbitmqctl stop}; prints the PIDs of every process it started
-   * (epmd aside, which any Erlang node starts when none runs and which outlives it by design) just
-   * before it exits.
+   * (epmd aside, which any Erlang node starts when none runs and which outlives it by design) once
+   * the node runs and again just before it exits.
    */
   public static final class ClosingAtExit {
     public static void main(String[] args) throws Exception {
@@ -95,6 +93,7 @@ class RabbitNodeExitIT {
                   "listeners.tcp.default = 127.0.0.1:" + RabbitNode.freePort(),
                   "disk_free_limit.absolute = 50MB")
               .start();
+      printProcesses(); // now too, so that a child that hangs later leaves nothing behind
       node.pause();
       Thread closer =
           new Thread(
@@ -114,11 +113,15 @@ class RabbitNodeExitIT {
         Thread.sleep(50);
       }
       System.out.println("closing: " + (stopRuns() && closer.isAlive()));
+      printProcesses();
+      System.exit(0);
+    }
+
+    private static void printProcesses() {
       ProcessHandle.current()
           .descendants()
           .filter(p -> !p.info().commandLine().orElse("").contains("epmd"))
           .forEach(p -> System.out.println(PROCESS_LINE + p.pid()));
-      System.exit(0);
     }
 
     private static boolean stopRuns() {

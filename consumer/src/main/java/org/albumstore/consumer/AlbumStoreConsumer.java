@@ -22,6 +22,7 @@ import org.albumstore.common.db.Schema;
 import org.albumstore.common.tls.TlsFailures;
 import org.albumstore.consumer.internal.amqp.BacklogWatch;
 import org.albumstore.consumer.internal.amqp.CommitAnnouncer;
+import org.albumstore.consumer.internal.amqp.DeadLetterWatch;
 import org.albumstore.consumer.internal.batch.BatchWait;
 import org.albumstore.consumer.internal.batch.ChannelWorker;
 import org.albumstore.consumer.internal.batch.WorkerConfig;
@@ -73,6 +74,7 @@ public final class AlbumStoreConsumer implements AutoCloseable {
   private OutageLog databaseOutages;
   private CommitAnnouncer announcer;
   private BacklogWatch backlog;
+  private DeadLetterWatch deadLetterWatch;
   private MetricsHttpServer metricsServer;
   private String metricsBindAddress;
   private RateReporter reporter;
@@ -186,6 +188,15 @@ public final class AlbumStoreConsumer implements AutoCloseable {
             databaseOutages,
             new OutageLog("dead-letter publishing"));
     startWorkers(settings, config, factory, instance);
+    deadLetterWatch =
+        DeadLetterWatch.start(
+            openConnection(
+                AmqpConnections.factory(amqp),
+                amqp,
+                "albumstore-consumer-" + instance,
+                "dead-letters"),
+            amqp,
+            metrics.registry());
     reporter = new RateReporter(metrics, settings.statsIntervalSeconds());
     log.info(
         "consuming {} with {} connections x {} channels, prefetch {}, batches of up to {} (wait {}"
@@ -417,6 +428,9 @@ public final class AlbumStoreConsumer implements AutoCloseable {
     }
     if (backlog != null) {
       backlog.close();
+    }
+    if (deadLetterWatch != null) {
+      deadLetterWatch.close();
     }
     if (announcer != null) {
       announcer.close();

@@ -1,12 +1,21 @@
 package org.albumstore.embedded;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.util.Map;
+import java.util.UUID;
 import java.util.function.Function;
 import org.albumstore.common.config.AmqpSettings;
 import org.albumstore.common.config.CommonSettings;
 import org.albumstore.common.config.DatabaseSettings;
 import org.albumstore.common.config.Env;
+import org.albumstore.embedded.cluster.Engines;
+import org.albumstore.embedded.cluster.RabbitCluster;
+import org.albumstore.embedded.cluster.RabbitNode;
+import org.albumstore.embedded.cluster.ReplicatedPostgres;
 import org.albumstore.embedded.internal.Endpoint;
 import org.albumstore.embedded.internal.JdbcUrls;
 import org.albumstore.embedded.internal.PortProbe;
@@ -30,6 +39,12 @@ import org.slf4j.LoggerFactory;
  *       PostgreSQL from Maven Central binaries as a child process).
  * </ol>
  *
+ * <p>When {@link Engines} chooses a release that is not the installed one ({@code
+ * ALBUMSTORE_RABBITMQ=4.0}, {@code ALBUMSTORE_POSTGRESQL=17}), nothing configured means a server of
+ * that release, started here ({@link Source#EMBEDDED}): a one-node {@link RabbitCluster}, a {@link
+ * ReplicatedPostgres} without standby. Neither the local servers nor the embedded ones stand in for
+ * it, and a root that is not made is an error naming the script that makes it.
+ *
  * <p>{@code forceEmbedded} skips step 2 (the {@code --embedded} flag): an isolated run even on a
  * machine whose local servers answer. A configured variable still wins, so that what the user wrote
  * down is never ignored; the report line shows which one was used.
@@ -51,6 +66,7 @@ public final class ServiceResolver {
   private final Env env;
   private final boolean forceEmbedded;
   private final PortProbe probe;
+  private final Engines engines;
 
   public ServiceResolver(Env env, boolean forceEmbedded) {
     this(env, forceEmbedded, PortProbe.tcp(PROBE_TIMEOUT));
@@ -60,6 +76,25 @@ public final class ServiceResolver {
     this.env = env;
     this.forceEmbedded = forceEmbedded;
     this.probe = probe;
+    this.engines = Engines.of(engineVariables(env));
+  }
+
+  private static Map<String, String> engineVariables(Env env) {
+    Map<String, String> vars = new java.util.HashMap<>();
+    for (String name :
+        new String[] {
+          Engines.RABBITMQ_VARIABLE,
+          Engines.POSTGRESQL_VARIABLE,
+          Engines.DIR_VARIABLE,
+          "HOME",
+          "XDG_CACHE_HOME"
+        }) {
+      String value = env.get(name, null);
+      if (value != null) {
+        vars.put(name, value);
+      }
+    }
+    return vars;
   }
 
   /**
@@ -70,6 +105,7 @@ public final class ServiceResolver {
   public Source brokerSource() {
     return decide(
         CommonSettings.AMQP_URI.variable(),
+        !engines.rabbitmq().equals(Engines.INSTALLED),
         "broker",
         Endpoint::ofAmqpUri,
         ServiceResolver::redactAmqpUri,
@@ -84,6 +120,7 @@ public final class ServiceResolver {
   public Source databaseSource() {
     return decide(
         CommonSettings.JDBC_URL.variable(),
+        !engines.postgresql().equals(Engines.INSTALLED),
         "database",
         Endpoint::ofJdbcUrl,
         JdbcUrls::redact,
@@ -92,6 +129,7 @@ public final class ServiceResolver {
 
   private Source decide(
       String key,
+      boolean releaseChosen,
       String what,
       Function<String, Endpoint> endpointOf,
       Function<String, String> redact,
@@ -115,7 +153,7 @@ public final class ServiceResolver {
                   + " Start that %s, correct %s, or unset it to use a local or an embedded %s.",
               key, redact.apply(configured), endpoint, PROBE_TIMEOUT.toSeconds(), what, key, what));
     }
-    if (forceEmbedded) {
+    if (forceEmbedded || releaseChosen) {
       return Source.EMBEDDED;
     }
     return probe.answers(local) ? Source.LOCAL : Source.EMBEDDED;
@@ -139,6 +177,9 @@ public final class ServiceResolver {
           case LOCAL ->
               new Resolved<>(base, source, "broker: local RabbitMQ at " + LOCAL_BROKER, null);
           case EMBEDDED -> {
+            if (!engines.rabbitmq().equals(Engines.INSTALLED)) {
+              yield releaseBroker(base);
+            }
             EmbeddedBroker broker = EmbeddedBroker.start();
             yield new Resolved<>(
                 broker.settings(base),
@@ -178,6 +219,9 @@ public final class ServiceResolver {
                 null);
           }
           case EMBEDDED -> {
+            if (!engines.postgresql().equals(Engines.INSTALLED)) {
+              yield releaseDatabase();
+            }
             EmbeddedPostgres postgres = EmbeddedPostgres.start();
             yield new Resolved<>(
                 postgres.settings(),
@@ -211,6 +255,72 @@ public final class ServiceResolver {
       }
       throw e;
     }
+  }
+
+  /** A one-node cluster of the chosen RabbitMQ release, with its management API. */
+  private Resolved<AmqpSettings> releaseBroker(AmqpSettings base) {
+    String release = "RabbitMQ " + engines.rabbitmq();
+    if (RabbitNode.installation().isEmpty()) {
+      throw notMade(Engines.RABBITMQ_VARIABLE, engines.rabbitmq());
+    }
+    String name = "albumstore-" + UUID.randomUUID().toString().substring(0, 8);
+    try {
+      Path dir = Files.createTempDirectory("albumstore-rabbitmq-");
+      RabbitCluster node = RabbitCluster.start(name, 1, dir, true);
+      AmqpSettings s =
+          new AmqpSettings(
+              node.uri(0),
+              "",
+              base.queue(),
+              base.queueType(),
+              base.quorumGroupSize(),
+              base.partitions());
+      String description =
+          "broker: "
+              + release
+              + " (Debian 13 root) on port "
+              + node.amqpPort(0)
+              + ", management API "
+              + node.managementApi().orElse("none");
+      return new Resolved<>(s, Source.EMBEDDED, description, node);
+    } catch (IOException e) {
+      throw new IllegalStateException(release + " did not start: " + e.getMessage(), e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(release + " did not start: interrupted", e);
+    }
+  }
+
+  /** A primary of the chosen PostgreSQL release, alone, with database {@code albumstore}. */
+  private Resolved<DatabaseSettings> releaseDatabase() {
+    String release = "PostgreSQL " + engines.postgresql();
+    if (ReplicatedPostgres.installation().isEmpty()) {
+      throw notMade(Engines.POSTGRESQL_VARIABLE, engines.postgresql());
+    }
+    try {
+      ReplicatedPostgres pg = ReplicatedPostgres.start(ReplicatedPostgres.Replication.NONE);
+      int port = pg.ports().get(pg.primary());
+      DatabaseSettings s = ReplicatedPostgres.settings(port, ReplicatedPostgres.DATABASE);
+      String description =
+          "database: "
+              + release
+              + " (Debian 13 root) on port "
+              + port
+              + ", database "
+              + ReplicatedPostgres.DATABASE;
+      return new Resolved<>(s, Source.EMBEDDED, description, pg);
+    } catch (Exception e) {
+      throw new IllegalStateException(release + " did not start: " + e.getMessage(), e);
+    }
+  }
+
+  private static IllegalStateException notMade(String variable, String release) {
+    return new IllegalStateException(
+        variable
+            + "="
+            + release
+            + " chooses a release from the Debian 13 root, which is not made here: run"
+            + " embedded/engines.sh ensure (as root, on Linux)");
   }
 
   /** The URI with its password masked (as {@code AmqpSettings.redactedUri()}, usable unparsed). */

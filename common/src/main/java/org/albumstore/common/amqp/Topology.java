@@ -10,6 +10,8 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.TimeoutException;
 import org.albumstore.common.config.AmqpSettings;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The broker topology both sides declare at start-up (declaring is idempotent, so whichever starts
@@ -29,6 +31,8 @@ import org.albumstore.common.config.AmqpSettings;
  * </pre>
  */
 public final class Topology {
+  private static final Logger log = LoggerFactory.getLogger(Topology.class);
+
   /** The routing key of write messages. */
   public static final String ROUTING_KEY = "write";
 
@@ -48,6 +52,29 @@ public final class Topology {
    * deployments made before partitions existed.
    */
   public static final String LEADER_LOCATOR_ARGUMENT = "x-queue-leader-locator";
+
+  /**
+   * How many times a quorum write queue hands a message out again after it came back without an ack
+   * (a consumer that died or closed its channel while holding it, or a nack with requeue) before it
+   * dead-letters it, with reason {@code delivery_limit}. RabbitMQ 4.0's default, declared so that
+   * 3.x (unlimited by default) does the same: a message that kills every consumer that takes it
+   * stops after this many deaths, instead of forever, and waits in the dead-letter queue (counted,
+   * alerted on, redriven; consumer/README.md). An operator may lower it with a {@code
+   * delivery-limit} policy (the lower value wins), never raise it.
+   */
+  public static final int DELIVERY_LIMIT = 20;
+
+  /**
+   * The arguments that make a quorum queue dead-letter at least once: the message leaves the write
+   * queue only when the dead-letter queue has confirmed it, so a node lost mid-way drops nothing
+   * (the default, at most once, drops it). RabbitMQ requires {@code reject-publish} overflow for
+   * it; the write queue has no length limit, so nothing is ever rejected for length.
+   */
+  static final Map<String, Object> QUORUM_WRITE_ARGUMENTS =
+      Map.of(
+          "x-delivery-limit", DELIVERY_LIMIT,
+          "x-dead-letter-strategy", "at-least-once",
+          "x-overflow", "reject-publish");
 
   public static void declare(Channel channel, AmqpSettings s) throws IOException {
     Map<String, Object> typeOnly = Map.of("x-queue-type", s.queueType().wireName());
@@ -79,6 +106,9 @@ public final class Topology {
     if (quorum && p.index() > 0) {
       queueArgs.put(LEADER_LOCATOR_ARGUMENT, "balanced");
     }
+    if (quorum && isRabbitMq(channel)) {
+      queueArgs.putAll(QUORUM_WRITE_ARGUMENTS);
+    }
     if (!isRabbitMq(channel)) {
       // Qpid Broker-J (the embedded broker) ignores x-dead-letter-exchange: without these, a
       // message rejected with requeue=false goes back to the queue instead of to the dead-letter
@@ -87,8 +117,44 @@ public final class Topology {
       queueArgs.put("x-qpid-maximum-delivery-count", 1);
     }
     channel.exchangeDeclare(p.exchange(), BuiltinExchangeType.DIRECT, true);
-    channel.queueDeclare(p.queue(), true, false, false, queueArgs);
+    declareOrKeep(channel.getConnection(), p.queue(), queueArgs);
     channel.queueBind(p.queue(), p.exchange(), ROUTING_KEY);
+  }
+
+  /**
+   * Declares {@code queue} with {@code args} on a channel of its own. A queue that an earlier
+   * release declared with other arguments (RabbitMQ refuses to change them: 406 "inequivalent arg")
+   * is kept as it is, with a warning naming the policy that gives it what it lacks
+   * (deploy/RUNBOOK.md); any other refusal is an error.
+   */
+  private static void declareOrKeep(Connection connection, String queue, Map<String, Object> args)
+      throws IOException {
+    try {
+      Channel ch = connection.createChannel();
+      try {
+        ch.queueDeclare(queue, true, false, false, args);
+        ch.close();
+        return;
+      } catch (IOException e) {
+        if (!(e.getCause() instanceof ShutdownSignalException s)
+            || s.isHardError()
+            || !String.valueOf(s.getReason()).contains("inequivalent arg")) {
+          throw e;
+        }
+        log.warn(
+            "queue {} exists with other arguments than this release declares ({}); kept as it is."
+                + " Give it a policy with delivery-limit {}, dead-letter-strategy at-least-once"
+                + " and overflow reject-publish (deploy/RUNBOOK.md)",
+            queue,
+            s.getReason(),
+            DELIVERY_LIMIT);
+      }
+      try (Channel passive = connection.createChannel()) {
+        passive.queueDeclarePassive(queue);
+      }
+    } catch (TimeoutException e) {
+      throw new IOException("closing a channel that declared " + queue + " timed out", e);
+    }
   }
 
   /**

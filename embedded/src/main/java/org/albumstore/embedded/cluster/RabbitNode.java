@@ -99,11 +99,16 @@ public final class RabbitNode implements AutoCloseable {
 
   /**
    * The directory holding {@code rabbitmq-server} and {@code rabbitmqctl} that run as the current
-   * user: {@code $RABBITMQ_HOME/sbin}, else Debian's and Ubuntu's {@code /usr/lib/rabbitmq/bin},
-   * else the first {@code rabbitmq-server} on the {@code PATH} (Homebrew, the generic Unix
-   * tarball); empty when RabbitMQ is not installed.
+   * user: the root's when {@link Engines} chooses a release from it, else {@code
+   * $RABBITMQ_HOME/sbin}, else Debian's and Ubuntu's {@code /usr/lib/rabbitmq/bin}, else the first
+   * {@code rabbitmq-server} on the {@code PATH} (Homebrew, the generic Unix tarball); empty when
+   * RabbitMQ is not installed.
    */
   public static Optional<Path> installation() {
+    Engines engines = Engines.system();
+    if (engines.rabbitmqFromRoot()) {
+      return engines.rabbitmqTools();
+    }
     List<Path> candidates = new ArrayList<>();
     String home = System.getenv("RABBITMQ_HOME");
     if (home != null && !home.isBlank()) {

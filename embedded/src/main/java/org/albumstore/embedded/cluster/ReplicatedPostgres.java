@@ -38,7 +38,12 @@ import org.slf4j.LoggerFactory;
  * failover loses the commits it had not received yet.
  *
  * <p>PostgreSQL refuses to run as root: as root, every command runs as the {@code postgres} user
- * the package created ({@code runuser}), and the data directory is theirs.
+ * the package created ({@code runuser}), and the data directory is theirs. The release is the one
+ * {@link Engines} chooses: the installed one, or the Debian 13 root's, whose wrappers switch to
+ * that user themselves (the root's {@code postgres} user has the host's IDs).
+ *
+ * <p>{@link Replication#NONE} is a primary alone: the database the single-node tests use when
+ * {@link Engines} chooses a release that is not installed.
  */
 public final class ReplicatedPostgres implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(ReplicatedPostgres.class);
@@ -57,10 +62,13 @@ public final class ReplicatedPostgres implements AutoCloseable {
     /** {@code synchronous_standby_names='*'}: a commit returns once the standby has flushed it. */
     SYNCHRONOUS,
     /** A commit returns once the primary has it; the standby follows as fast as it can. */
-    ASYNCHRONOUS
+    ASYNCHRONOUS,
+    /** No standby: a primary alone. */
+    NONE
   }
 
   private final Path bin;
+  private final boolean switchesUser;
   private final Path dir;
   private final Replication replication;
   private final List<Integer> ports;
@@ -69,16 +77,22 @@ public final class ReplicatedPostgres implements AutoCloseable {
 
   private ReplicatedPostgres(Path bin, Path dir, Replication replication, List<Integer> ports) {
     this.bin = bin;
+    this.switchesUser = Engines.system().postgresqlFromRoot();
     this.dir = dir;
     this.replication = replication;
     this.ports = List.copyOf(ports);
   }
 
   /**
-   * The directory of the installed PostgreSQL's server programs: the first on the {@code PATH} that
-   * has them all, else the newest {@code /usr/lib/postgresql/N/bin} (Debian's place).
+   * The directory of PostgreSQL's server programs: the root's when {@link Engines} chooses a
+   * release from it, else the first on the {@code PATH} that has them all, else the newest {@code
+   * /usr/lib/postgresql/N/bin} (Debian's place).
    */
   public static Optional<Path> installation() {
+    Engines engines = Engines.system();
+    if (engines.postgresqlFromRoot()) {
+      return engines.postgresqlTools().filter(b -> runningAsRoot());
+    }
     List<Path> candidates = new ArrayList<>();
     for (String p : System.getenv().getOrDefault("PATH", "").split(File.pathSeparator)) {
       if (!p.isBlank()) {
@@ -143,7 +157,8 @@ public final class ReplicatedPostgres implements AutoCloseable {
       throw e;
     }
     log.info(
-        "PostgreSQL primary on 127.0.0.1:{}, {} standby on 127.0.0.1:{} ({})",
+        "PostgreSQL ({}) primary on 127.0.0.1:{}, {} standby on 127.0.0.1:{} ({})",
+        bin,
         pg.ports.get(0),
         replication.name().toLowerCase(Locale.ROOT),
         pg.ports.get(1),
@@ -172,7 +187,9 @@ public final class ReplicatedPostgres implements AutoCloseable {
     append(data(0).resolve("postgresql.conf"), primaryConfig(ports.get(0)));
     pgCtl("start", data(0), "-l", logFile(0).toString());
     PostgresAdmin.createDatabaseIfMissing(admin(ports.get(0)), DATABASE);
-    startStandby();
+    if (replication != Replication.NONE) {
+      startStandby();
+    }
   }
 
   /**
@@ -450,7 +467,7 @@ public final class ReplicatedPostgres implements AutoCloseable {
   /** Runs {@code cmd} ({@code asPostgres}: as that user when this is root); fails on non-zero. */
   private void run(List<String> cmd, boolean asPostgres) throws Exception {
     List<String> full = new ArrayList<>();
-    if (asPostgres && runningAsRoot()) {
+    if (asPostgres && runningAsRoot() && !switchesUser) {
       full.addAll(List.of("/usr/sbin/runuser", "-u", USER, "--"));
     }
     full.addAll(cmd);

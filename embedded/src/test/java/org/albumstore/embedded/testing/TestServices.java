@@ -22,6 +22,9 @@ import org.albumstore.common.db.Schema;
 import org.albumstore.embedded.Resolved;
 import org.albumstore.embedded.ServiceResolver;
 import org.albumstore.embedded.Source;
+import org.albumstore.embedded.cluster.Engines;
+import org.albumstore.embedded.cluster.RabbitNode;
+import org.albumstore.embedded.cluster.ReplicatedPostgres;
 import org.albumstore.embedded.internal.JdbcUrls;
 import org.albumstore.embedded.internal.PostgresAdmin;
 
@@ -56,9 +59,35 @@ public final class TestServices {
 
   private static synchronized ServiceResolver resolver() {
     if (resolver == null) {
+      requireChosenReleases();
       resolver = new ServiceResolver(Env.system(), Boolean.getBoolean(FORCE_EMBEDDED_PROPERTY));
     }
     return resolver;
+  }
+
+  /**
+   * A release that {@link Engines} chooses must be there: a test on the chosen engines skips with
+   * one line where the root cannot be made (no root, not Linux), and fails on CI.
+   */
+  private static void requireChosenReleases() {
+    Engines engines = Engines.system();
+    Env env = Env.system();
+    if (!engines.rabbitmq().equals(Engines.INSTALLED)
+        && env.get(CommonSettings.AMQP_URI.variable(), null) == null) {
+      ExternalTools.system()
+          .requireThat(
+              RabbitNode.installation().isPresent(),
+              "RabbitMQ " + engines.rabbitmq() + " (embedded/engines.sh ensure)",
+              "the integration tests on " + engines);
+    }
+    if (!engines.postgresql().equals(Engines.INSTALLED)
+        && env.get(CommonSettings.JDBC_URL.variable(), null) == null) {
+      ExternalTools.system()
+          .requireThat(
+              ReplicatedPostgres.installation().isPresent(),
+              "PostgreSQL " + engines.postgresql() + " (embedded/engines.sh ensure)",
+              "the integration tests on " + engines);
+    }
   }
 
   /** Broker settings with a fresh queue name for one test (topology not yet declared). */

@@ -28,6 +28,13 @@ import org.albumstore.common.config.AmqpSettings;
  * both, and the consumer applies a message it sees twice once (its ledger keys are in the body:
  * message ID, event IDs, album IDs). Only the messages present at the start are moved, so one that
  * is dead-lettered again while this runs waits for the next run instead of going round.
+ *
+ * <p>A copy starts afresh: the headers the broker wrote ({@code x-death}, {@code x-first-death-*},
+ * {@code x-last-death-*}, {@code x-delivery-count}) are left out with the reason. A quorum queue
+ * that dead-lettered a message past its delivery limit ({@link Topology#DELIVERY_LIMIT}) must not
+ * meet the same count again on the copy, and RabbitMQ 4 no longer reads a published {@code x-death}
+ * anyway. The reason of such a message is the broker's ({@code delivery_limit}), since no consumer
+ * wrote one.
  */
 public final class DeadLetterRedrive {
   /** Messages published before their confirms are awaited and their originals acknowledged. */
@@ -126,17 +133,40 @@ public final class DeadLetterRedrive {
     }
   }
 
-  private static String reason(AMQP.BasicProperties props) {
-    Object r = props.getHeaders() == null ? null : props.getHeaders().get(Topology.REASON_HEADER);
-    return r == null ? "(no reason header)" : r.toString();
+  /** The broker's headers of a dead-lettered or redelivered message. */
+  private static final Set<String> BROKER_HEADERS =
+      Set.of(
+          "x-death",
+          "x-first-death-reason",
+          "x-first-death-queue",
+          "x-first-death-exchange",
+          "x-last-death-reason",
+          "x-last-death-queue",
+          "x-last-death-exchange",
+          "x-delivery-count");
+
+  /**
+   * Why the message was dead-lettered: the consumer's reason header, else the broker's first reason
+   * (e.g. {@code delivery_limit}), else a note that it has neither.
+   */
+  static String reason(AMQP.BasicProperties props) {
+    Map<String, Object> headers = props.getHeaders() == null ? Map.of() : props.getHeaders();
+    Object r = headers.get(Topology.REASON_HEADER);
+    if (r != null) {
+      return r.toString();
+    }
+    Object broker = headers.get("x-first-death-reason");
+    return broker == null ? "(no reason header)" : "broker: " + broker;
   }
 
-  private static AMQP.BasicProperties withoutReason(AMQP.BasicProperties props) {
-    if (props.getHeaders() == null || !props.getHeaders().containsKey(Topology.REASON_HEADER)) {
+  /** {@code props} less the reason and the broker's headers. */
+  static AMQP.BasicProperties withoutReason(AMQP.BasicProperties props) {
+    if (props.getHeaders() == null) {
       return props;
     }
     Map<String, Object> headers = new HashMap<>(props.getHeaders());
     headers.remove(Topology.REASON_HEADER);
+    headers.keySet().removeAll(BROKER_HEADERS);
     return props.builder().headers(headers).build();
   }
 }

@@ -1,0 +1,183 @@
+package org.albumstore.consumer;
+
+import static org.albumstore.consumer.Fixture.await;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.rabbitmq.client.Channel;
+import com.rabbitmq.client.Connection;
+import com.rabbitmq.client.GetResponse;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.albumstore.common.amqp.AmqpConnections;
+import org.albumstore.common.amqp.Topology;
+import org.albumstore.common.config.AmqpSettings;
+import org.albumstore.common.config.DatabaseSettings;
+import org.albumstore.common.event.Vote;
+import org.albumstore.common.event.WriteBundle;
+import org.albumstore.consumer.internal.amqp.DeadLetterWatch;
+import org.albumstore.embedded.cluster.Engines;
+import org.albumstore.embedded.testing.Bundles;
+import org.albumstore.embedded.testing.ExternalTools;
+import org.albumstore.embedded.testing.Scrapes;
+import org.albumstore.embedded.testing.TcpProxy;
+import org.albumstore.embedded.testing.TestServices;
+import org.junit.jupiter.api.AutoClose;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInfo;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import picocli.CommandLine;
+
+/**
+ * A write whose consumer dies {@value #KILLS} times while it holds it, on a quorum queue: past
+ * {@link Topology#DELIVERY_LIMIT} returns the broker dead-letters it (reason {@code
+ * delivery_limit}), at least once; the consumer's gauge counts it in the dead-letter queue; {@code
+ * redrive} brings it back, and it is applied exactly once. The same on RabbitMQ 3.10 (whose quorum
+ * queues are unlimited unless told) and 4.0 (limited to 20 by default): the limit is declared.
+ *
+ * <p>The consumer is real; what kills it, as far as the broker can tell, is its connection cut
+ * while it holds the write (a process killed mid-batch is a TCP connection that drops with
+ * unacknowledged deliveries). It holds the write because its database is cut too, so the write
+ * cannot commit and is never acknowledged; its connection recovers after each cut and takes the
+ * write again, until the broker stops handing it out.
+ */
+class DeliveryLimitIT {
+  private static final Logger log = LoggerFactory.getLogger(DeliveryLimitIT.class);
+  private static final int KILLS = 25;
+  private static final Duration WAIT = Duration.ofSeconds(60);
+  private static final HttpClient HTTP = HttpClient.newHttpClient();
+
+  @AutoClose private Fixture f;
+  @AutoClose private TcpProxy brokerProxy;
+
+  @Test
+  void aWriteReturnedPastTheLimitIsDeadLetteredCountedAndRedrivenOnce(TestInfo info)
+      throws Exception {
+    f = Fixture.create(info.getTestMethod().orElseThrow().getName(), AmqpSettings.QueueType.QUORUM);
+    requireRabbitMq();
+    String album = f.album(0);
+    WriteBundle write = Bundles.reviews(List.of(Fixture.review(album, Vote.LIKE)));
+    f.publish(write);
+    DatabaseSettings cutDb = f.databaseThroughProxy();
+    f.proxy().cut();
+    AlbumStoreConsumer consumer =
+        f.start(
+            Fixture.settings(1, 1, 10, 10),
+            throughProxy(f.amqp),
+            cutDb,
+            new MetricsSettings(0, "127.0.0.1"));
+
+    int deadLetteredAfter = 0;
+    for (int kill = 1; kill <= KILLS; kill++) {
+      if (deadLetteredAfter == 0) {
+        await("the consumer holds the write (kill " + kill + ")", WAIT, this::held);
+      }
+      brokerProxy.dropConnections();
+      if (deadLetteredAfter == 0) {
+        await("the write is back or dead-lettered", WAIT, () -> held() || f.deadLetters() == 1);
+        if (f.deadLetters() == 1) {
+          deadLetteredAfter = kill;
+        }
+      }
+    }
+    log.info("{}: dead-lettered after kill {} of {}", engines(), deadLetteredAfter, KILLS);
+
+    // Past the limit: the write left the write queue for the dead-letter queue, with the broker's
+    // reason, and nothing of it was applied.
+    assertThat(deadLetteredAfter).isEqualTo(Topology.DELIVERY_LIMIT);
+    assertThat(f.ready()).isZero();
+    assertThat(f.counts(album)).isNull();
+    assertThat(deadLetterReason()).isEqualTo("delivery_limit");
+    // Counted where an alert can see it, on every broker.
+    await("the gauge counts it", WAIT, () -> gauge(consumer) == 1.0);
+
+    f.proxy().restore();
+    String[] run = redrive();
+    assertThat(run[0]).as(run[2]).isEqualTo("0");
+    assertThat(run[1]).contains("moved 1 messages", "broker: delivery_limit");
+    await("the redriven write is applied", WAIT, () -> f.counts(album) != null);
+    await("the queues are empty", WAIT, () -> f.ready() == 0 && f.deadLetters() == 0);
+    assertThat(f.counts(album)).containsExactly(1, 0);
+    // A second redrive moves nothing, and the write still counts once.
+    assertThat(redrive()[1]).contains("moved 0 messages");
+    Thread.sleep(1000);
+    assertThat(f.counts(album)).containsExactly(1, 0);
+    await("the gauge is back to 0", WAIT, () -> gauge(consumer) == 0.0);
+  }
+
+  private static void requireRabbitMq() throws Exception {
+    // Qpid Broker-J (a bare machine's embedded broker) has no quorum queue and no delivery limit.
+    boolean rabbit;
+    try (Connection c = AmqpConnections.open(TestServices.amqp("probe"), "it-probe");
+        Channel ch = c.createChannel()) {
+      rabbit = Topology.isRabbitMq(ch);
+    }
+    ExternalTools.system()
+        .requireThat(rabbit, "RabbitMQ (quorum queues)", "the delivery limit test on " + engines());
+  }
+
+  private static String engines() {
+    return Engines.system().toString();
+  }
+
+  private AmqpSettings throughProxy(AmqpSettings amqp) throws Exception {
+    URI broker = URI.create(amqp.uri());
+    brokerProxy = TcpProxy.start(broker.getHost(), broker.getPort());
+    return new AmqpSettings(
+        amqp.uri().replace(":" + broker.getPort() + "/", ":" + brokerProxy.port() + "/"),
+        amqp.queue(),
+        amqp.queueType());
+  }
+
+  /** The write is delivered and unacknowledged: neither ready nor dead-lettered. */
+  private boolean held() throws Exception {
+    return f.ready() == 0 && f.deadLetters() == 0;
+  }
+
+  private String deadLetterReason() throws Exception {
+    try (Connection c = AmqpConnections.open(f.amqp, "it-dlq-peek")) {
+      Channel ch = c.createChannel();
+      GetResponse dead = ch.basicGet(f.amqp.deadLetterQueue(), false);
+      Map<String, Object> headers = dead.getProps().getHeaders();
+      ch.close(); // returns it to the dead-letter queue
+      return String.valueOf(headers.get("x-first-death-reason"));
+    }
+  }
+
+  private double gauge(AlbumStoreConsumer consumer) throws Exception {
+    String text =
+        HTTP.send(
+                HttpRequest.newBuilder(
+                        URI.create("http://127.0.0.1:" + consumer.metricsPort() + "/metrics"))
+                    .build(),
+                HttpResponse.BodyHandlers.ofString())
+            .body();
+    return Scrapes.sum(
+        text, DeadLetterWatch.GAUGE.replace('.', '_'), Map.of("queue", f.amqp.deadLetterQueue()));
+  }
+
+  private String[] redrive() {
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    int code =
+        new CommandLine(new ConsumerMain())
+            .setOut(new PrintWriter(out))
+            .setErr(new PrintWriter(err))
+            .execute(
+                "redrive",
+                "--amqp-uri",
+                f.amqp.uri(),
+                "--queue",
+                f.amqp.queue(),
+                "--queue-type",
+                f.amqp.queueType().wireName());
+    return new String[] {Integer.toString(code), out.toString(), err.toString()};
+  }
+}

@@ -56,6 +56,7 @@ complete() {
 in_root() {
   local root=$1
   shift
+  # shellcheck disable=SC2016 # expanded by the inner shell, inside the namespace
   unshare --mount --propagation private -- /bin/sh -c \
     'mount -t proc proc "$0/proc" && exec chroot "$0" "$@"' "$root" "$@"
 }

@@ -2,7 +2,7 @@
 # Album Store: static checks of deploy/ that need no AWS and no running server.
 #   - shellcheck on every shell script (including setenv.sh, which is POSIX sh);
 #   - cfn-lint (AWS's CloudFormation linter, against AWS's resource schemas) on the template, once
-#     per parameter combination deploy/README.md offers, warnings and notices included, with this
+#     per parameter combination listed below, warnings and notices included, with this
 #     project's two cfn-lint rules (aws/cfn-lint-rules: the template's Rules and every
 #     AllowedPattern hold for the values given, which cfn-lint 1.51 does not evaluate);
 #   - tomcat/server.xml is well-formed XML (the JDK's parser: java is all it needs).
@@ -34,8 +34,8 @@ if have shellcheck "lint of the deploy scripts"; then
   echo "shellcheck: ${#scripts[@]} scripts"
 fi
 
-# The parameter combinations deploy/README.md offers. cfn-lint resolves each parameter to the
-# given value, so it also checks the values against what the resources accept. The first two
+# The parameter combinations of deploy/RUNBOOK.md's steps. cfn-lint resolves each parameter to
+# the given value, so it also checks the values against what the resources accept. The first two
 # values are required by the template and change no condition.
 required=(AllowedCidr=203.0.113.7/32 ArtifactBucket=albumstore-artifacts)
 combinations=(

@@ -200,9 +200,9 @@ public final class ClusterStack implements AutoCloseable {
    * name server "faking nodedown/nodeup" between the nodes, and the node no longer answers even
    * {@code rabbitmqctl stop}. Our guarantees are not about that step: they are that the majority
    * carried on and that nothing acknowledged is lost or counted twice. So a node still stopped
-   * after {@link #RESUME_LIMIT} gets what deploy/README.md's runbook prescribes, a kill and a
-   * restart, its log is kept in the test output, the summary says so, and every assertion of the
-   * scenario still applies.
+   * after {@link #RESUME_LIMIT} gets what deploy/RUNBOOK.md prescribes, a kill and a restart, its
+   * log is kept in the test output, the summary says so, and every assertion of the scenario still
+   * applies.
    */
   public String resumeAfterHeal(int node) throws Exception {
     try {

@@ -19,10 +19,10 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * bench/ holds only what a reader can find and run: every script ({@code *.sh}, {@code *.py}) is
- * named in bench/README.md, and answers {@code --help} with its usage and exit code 0 within
- * {@link #HELP_TIMEOUT}, before it creates or starts anything (lib.sh answers for the shell
- * scripts that source it). A script added without its README line, or one whose {@code --help}
- * would start a run, fails here. Runs bash and python3, through {@link ExternalTools}.
+ * named in bench/README.md, and answers {@code --help} with its usage and exit code 0 within {@link
+ * #HELP_TIMEOUT}, before it creates or starts anything (lib.sh answers for the shell scripts that
+ * source it). A script added without its README line, or one whose {@code --help} would start a
+ * run, fails here. Runs bash and python3, through {@link ExternalTools}.
  */
 class BenchScriptsTest {
   static final Duration HELP_TIMEOUT = Duration.ofSeconds(10);
@@ -56,7 +56,8 @@ class BenchScriptsTest {
     Path bash = tools.require("bash", "runs planted scripts' --help");
     Path python = tools.require("python3", "runs planted scripts' --help");
     Path bench = Files.createDirectories(dir.resolve("bench"));
-    Files.writeString(bench.resolve("README.md"), "`good.sh` `bad.py` `slow.sh` `unnamed.sh.bak`\n");
+    Files.writeString(
+        bench.resolve("README.md"), "`good.sh` `bad.py` `slow.sh` `unnamed.sh.bak`\n");
     Files.writeString(bench.resolve("good.sh"), "# usage: good.sh\necho usage\n");
     Files.writeString(bench.resolve("unnamed.sh"), "echo usage\n");
     Files.writeString(bench.resolve("bad.py"), "import sys\nsys.exit(2)\n");
@@ -64,7 +65,8 @@ class BenchScriptsTest {
     List<Path> scripts = scripts(bench);
     assertThat(unnamed(scripts, read(bench.resolve("README.md")))).containsExactly("unnamed.sh");
     assertThat(helpFailures(scripts, bash, python, dir, Duration.ofSeconds(1)))
-        .containsExactly("bad.py: exit 2, printed 0 characters", "slow.sh: still running after 1 s");
+        .containsExactly(
+            "bad.py: exit 2, printed 0 characters", "slow.sh: still running after 1 s");
   }
 
   static List<Path> scripts(Path bench) throws IOException {
@@ -103,8 +105,7 @@ class BenchScriptsTest {
       Path interpreter = name.endsWith(".py") ? python : bash;
       Path output = Files.createTempFile(scratch, "help", ".txt");
       ProcessBuilder pb =
-          new ProcessBuilder(
-                  interpreter.toString(), script.toAbsolutePath().toString(), "--help")
+          new ProcessBuilder(interpreter.toString(), script.toAbsolutePath().toString(), "--help")
               .directory(scratch.toFile())
               .redirectErrorStream(true)
               .redirectOutput(output.toFile());
@@ -122,7 +123,11 @@ class BenchScriptsTest {
       String printed = read(output);
       if (p.exitValue() != 0 || printed.isBlank()) {
         failures.add(
-            name + ": exit " + p.exitValue() + ", printed " + printed.strip().length()
+            name
+                + ": exit "
+                + p.exitValue()
+                + ", printed "
+                + printed.strip().length()
                 + " characters");
       }
     }

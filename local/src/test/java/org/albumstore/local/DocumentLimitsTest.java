@@ -14,13 +14,13 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
- * The documents stay short enough to read (issue 61): a module README says how the module works
- * and why, and the figures live in results/, so each README is at most {@value #README_MAX}
- * characters and all of them together at most {@value #READMES_MAX}; the deploy runbook, a page
- * of its own, has the same limit; the top-level README is at most {@value #TOP_LEVEL_WORDS}
- * words; and each row of the results index is at most {@value #ROW_MAX} characters (the figure,
- * the command and the date; a question's history belongs in its folder). A page that grows past
- * its limit fails here with its size.
+ * The documents stay short enough to read (issue 61): a module README says how the module works and
+ * why, and the figures live in results/, so each README is at most {@value #README_MAX} characters
+ * and all of them together at most {@value #READMES_MAX}; the deploy runbook, a page of its own,
+ * has the same limit; the top-level README is at most {@value #TOP_LEVEL_WORDS} words; and each row
+ * of the results index is at most {@value #ROW_MAX} characters (the figure, the command and the
+ * date; a question's history belongs in its folder). A page that grows past its limit fails here
+ * with its size.
  */
 class DocumentLimitsTest {
   static final int README_MAX = 12_000;
@@ -33,7 +33,8 @@ class DocumentLimitsTest {
   @Test
   void eachModuleReadmeAndTheRunbookFitTheirLimit() throws IOException {
     Map<Path, Integer> sizes = readmeSizes(ROOT);
-    assertThat(sizes).containsKeys(ROOT.resolve("bench/README.md"), ROOT.resolve("results/README.md"));
+    assertThat(sizes)
+        .containsKeys(ROOT.resolve("bench/README.md"), ROOT.resolve("results/README.md"));
     Path runbook = ROOT.resolve("deploy/RUNBOOK.md");
     if (Files.isRegularFile(runbook)) {
       sizes.put(runbook, characters(runbook));

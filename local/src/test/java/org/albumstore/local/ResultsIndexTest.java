@@ -20,9 +20,9 @@ import org.junit.jupiter.api.Test;
  * results/archive/ as one row of its own), each folder with a README of its own, and the headline
  * rows marked {@value #HEADLINE}: those of the top-level README's Performance table, and the
  * nemesis. results/archive/README.md indexes the archived folders the same way, each once. Every
- * relative link of the two index pages leads to a file that exists. A folder added without its
- * row, a row left for a folder moved away, or a Performance figure whose folder is not marked,
- * fails here.
+ * relative link of the two index pages leads to a file that exists. A folder added without its row,
+ * a row left for a folder moved away, or a Performance figure whose folder is not marked, fails
+ * here.
  */
 class ResultsIndexTest {
   private static final Path ROOT = Path.of("..");

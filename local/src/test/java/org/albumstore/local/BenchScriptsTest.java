@@ -61,12 +61,13 @@ class BenchScriptsTest {
     Files.writeString(bench.resolve("good.sh"), "# usage: good.sh\necho usage\n");
     Files.writeString(bench.resolve("unnamed.sh"), "echo usage\n");
     Files.writeString(bench.resolve("bad.py"), "import sys\nsys.exit(2)\n");
-    Files.writeString(bench.resolve("slow.sh"), "sleep 30\n");
+    Files.writeString(bench.resolve("slow.sh"), "sleep 60\n");
     List<Path> scripts = scripts(bench);
     assertThat(unnamed(scripts, read(bench.resolve("README.md")))).containsExactly("unnamed.sh");
-    assertThat(helpFailures(scripts, bash, python, dir, Duration.ofSeconds(1)))
+    // 5 s: long enough for python3 to start on a loaded machine, short enough to keep this fast.
+    assertThat(helpFailures(scripts, bash, python, dir, Duration.ofSeconds(5)))
         .containsExactly(
-            "bad.py: exit 2, printed 0 characters", "slow.sh: still running after 1 s");
+            "bad.py: exit 2, printed 0 characters", "slow.sh: still running after 5 s");
   }
 
   static List<Path> scripts(Path bench) throws IOException {

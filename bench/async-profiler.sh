@@ -8,6 +8,8 @@
 # e.g. SERVER_EXTRA_JAVA_OPTS="$(bench/async-profiler.sh /tmp/server.collapsed)" bench/workload.sh 256 1 100
 #      CLIENT_JAVA_OPTS="-Xmx512m $(bench/async-profiler.sh /tmp/client.collapsed)" bench/client-cost.sh 1
 set -euo pipefail
+# lib.sh answers --help (this header) and exits before it creates anything; otherwise not needed.
+[[ "${1:-}" != --help && "${1:-}" != -h ]] || source "$(dirname "$0")/lib.sh"
 VERSION="${ASYNC_PROFILER_VERSION:-4.1}"
 DIR="$(cd "$(dirname "$0")" && pwd)/target/async-profiler"
 OUT="${1:?usage: bench/async-profiler.sh OUTPUT.collapsed}"

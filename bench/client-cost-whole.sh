@@ -1,6 +1,8 @@
 # shellcheck shell=bash disable=SC2153,SC2154
 # Sourced by client-cost.sh with CLIENT_COST_MODE=whole (its server, URL, served(), run_gatling's
 # options are in scope): the whole run of each tool, as a user sees it, interleaved.
+# Run, not sourced: lib.sh prints this header and exits 0 (--help), whatever the arguments.
+[[ "${BASH_SOURCE[0]}" != "$0" ]] || source "$(dirname "$0")/lib.sh" --help
 JDK25="${JDK25:-$(find /usr/lib/jvm -maxdepth 1 -name 'temurin-25*' | head -n 1)}"
 VARIANTS="${CLIENT_COST_VARIANTS:-client client-cds client-live}"
 # CLIENT_COST_COUNT=N: every client variant sends N requests instead of running SECS seconds, and

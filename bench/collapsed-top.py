@@ -5,6 +5,10 @@
 FILTER (optional): only inclusive frames containing this text (e.g. albumstore)."""
 import collections, sys
 
+if sys.argv[1:2] in (["--help"], ["-h"]):  # the usage is the docstring (BenchScriptsTest)
+    print(__doc__)
+    sys.exit(0)
+
 path = sys.argv[1]
 n = int(sys.argv[2]) if len(sys.argv) > 2 else 30
 flt = sys.argv[3] if len(sys.argv) > 3 else None

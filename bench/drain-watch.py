@@ -16,6 +16,10 @@ prints: "rate_msgs_per_s avg_batch seconds applied commits_per_s"
 """
 import os, queue, re, signal, subprocess, sys, threading, time
 
+if sys.argv[1:2] in (["--help"], ["-h"]):  # the usage is the docstring (BenchScriptsTest)
+    print(__doc__)
+    sys.exit(0)
+
 args = sys.argv[1:]
 instances = 1
 if args[0] == "--instances":

@@ -15,6 +15,10 @@ import json
 import subprocess
 import sys
 
+if sys.argv[1:2] in (["--help"], ["-h"]):  # the usage is the docstring (BenchScriptsTest)
+    print(__doc__)
+    sys.exit(0)
+
 OWNERS = [("io.netty", "netty"), ("org.albumstore", "albumstore"), ("java.", "jdk"),
           ("jdk.", "jdk"), ("sun.", "jdk"), ("org.HdrHistogram", "hdrhistogram"),
           ("com.fasterxml", "jackson"), ("picocli", "picocli"), ("io.micrometer", "micrometer"),

@@ -3,6 +3,15 @@
 # every wait is bounded, and every process started here is stopped by the EXIT trap.
 set -euo pipefail
 
+# A script's usage is its header comment, from the line after the shebang to the first line that
+# is not a comment. `--help` or `-h` as its first argument prints it and exits 0 before anything
+# is created or started (BenchScriptsTest runs every script so).
+print_usage() { sed -n '2,/^[^#]/{/^# shellcheck/d;s/^#$//p;s/^# //p}' "$1"; }
+if [[ "${1:-}" == --help || "${1:-}" == -h ]]; then
+  print_usage "$0"
+  exit 0
+fi
+
 BENCH_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 REPO="$(cd "$BENCH_DIR/.." && pwd)"
 RESULTS="${RESULTS:-$REPO/results}"

@@ -28,6 +28,10 @@ import os
 import statistics as st
 import sys
 
+if sys.argv[1:2] in (["--help"], ["-h"]):  # the usage is the docstring (BenchScriptsTest)
+    print(__doc__)
+    sys.exit(0)
+
 TIERS = ("client", "server", "consumer", "rabbit", "haproxy", "postgres")
 CONFIRM = ("client", "server", "haproxy", "rabbit")  # what bounds the writes confirmed
 QUEUE_CEILING = 48_880  # writes/s: one quorum queue on 3 unconstrained nodes, results/queue-ceiling/

@@ -12,6 +12,10 @@ import glob
 import re
 import sys
 
+if sys.argv[1:2] in (["--help"], ["-h"]):  # the usage is the docstring (BenchScriptsTest)
+    print(__doc__)
+    sys.exit(0)
+
 ROW = re.compile(r'\| ([A-Z_]+) \| (\d+) \| ([\d.]+) \| (\d+) \| (\d+) \| ([\d.]+) \|')
 WINDOW = re.compile(r'^\s+([\d.]+) s -\s+([\d.]+) s  (\w+)', re.M)
 SLOWING = {'SLOW_DATABASE': 'slow db', 'DISK_ALARM': 'disk alarm',

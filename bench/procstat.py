@@ -18,3 +18,7 @@ def alive(pid):
             return f.read().rsplit(")", 1)[1].split()[0] != "Z"
     except OSError:
         return False
+
+
+if __name__ == "__main__":  # a module, not a script: run, it says what it is (BenchScriptsTest)
+    print(__doc__)

@@ -6,6 +6,10 @@ JIT compiler threads and the main thread (startup) are left out: they are not a 
    bench/server-cpu-attribution.py FILE.collapsed"""
 import collections, re, sys
 
+if sys.argv[1:2] in (["--help"], ["-h"]):  # the usage is the docstring (BenchScriptsTest)
+    print(__doc__)
+    sys.exit(0)
+
 # (thread name contains, a frame contains, label): the first matching rule wins.
 RULES = [
     ("exec", "AbstractProcessor.dispatch", "tomcat: async completion dispatch (asyncDispatch, finishResponse, its write)"),

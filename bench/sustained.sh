@@ -29,7 +29,7 @@
 # transaction (about 60 a second here), so its code reaches the JIT's top tier only after thousands
 # of them; with 10 s its compiler threads took 31% and 37% of its CPU in the first two measured
 # review runs, and its CPU per review fell from run to run (3.4, 3.4, 2.1 µs); with 60 s, 24% in the
-# first and about 10% after (results/archive/sustained-warm/, bench/jit-threads.sh). 60 s is closer to the
+# first and about 10% after (results/archive/sustained-warm/). 60 s is closer to the
 # steady state a user gets after the first minute. Runs before 2026-11-25 08:13 UTC used 10 s.
 source "$(dirname "$0")/lib.sh"
 REPS="${1:-3}"; SECS="${2:-15}"; CONNS="${3:-256}"; WARMUP="${SUSTAINED_WARMUP:-60}"

@@ -27,6 +27,10 @@ import sys
 import time
 import urllib.request
 
+if sys.argv[1:2] in (["--help"], ["-h"]):  # the usage is the docstring (BenchScriptsTest)
+    print(__doc__)
+    sys.exit(0)
+
 HZ = os.sysconf("SC_CLK_TCK")
 PG_AUX = ("checkpointer", "walwriter", "background writer", "autovacuum launcher",
           "logical replication launcher", "stats collector", "archiver", "walsummarizer")

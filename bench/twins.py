@@ -24,6 +24,10 @@ import random
 import statistics
 import sys
 
+if sys.argv[1:2] in (["--help"], ["-h"]):  # the usage is the docstring (BenchScriptsTest)
+    print(__doc__)
+    sys.exit(0)
+
 DRAWS = 10_000
 
 

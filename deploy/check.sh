@@ -45,10 +45,11 @@ combinations=(
   "3 servers behind the ALB|UseLoadBalancer=true ServerCount=3"
   "3-node broker cluster with quorum queues|BrokerDeploymentMode=CLUSTER_MULTI_AZ QueueType=quorum"
   "3-node broker cluster, 3 queue partitions|BrokerDeploymentMode=CLUSTER_MULTI_AZ QueueType=quorum QueuePartitions=3"
-  "RabbitMQ 4.2 on mq.m7g.large|BrokerEngineVersion=4.2 BrokerInstanceType=mq.m7g.large"
+  "RabbitMQ 3.13 on mq.m5.large|BrokerEngineVersion=3.13 BrokerInstanceType=mq.m5.large"
   "RabbitMQ 4.2 cluster, quorum queues, ALB|BrokerEngineVersion=4.2 BrokerInstanceType=mq.m7g.large BrokerDeploymentMode=CLUSTER_MULTI_AZ QueueType=quorum UseLoadBalancer=true ServerCount=2"
-  "smoke test: mq.t3.micro broker|BrokerInstanceType=mq.t3.micro"
+  "smoke test: mq.t3.micro broker|BrokerEngineVersion=3.13 BrokerInstanceType=mq.t3.micro"
   "RDS Multi-AZ (a synchronous standby)|DbMultiAZ=true"
+  "PostgreSQL 16|DbEngineVersion=16"
   "larger instances|ServerInstanceType=c7i.large ConsumerInstanceType=t3.medium ClientInstanceType=c7i.xlarge DbInstanceClass=db.m7g.large ConsumerCount=3"
 )
 lint=(cfn-lint --non-zero-exit-code informational --append-rules aws/cfn-lint-rules)

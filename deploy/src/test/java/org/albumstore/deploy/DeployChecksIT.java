@@ -47,10 +47,11 @@ class DeployChecksIT {
               + " (BrokerDeploymentMode=CLUSTER_MULTI_AZ QueueType=quorum)",
           "3-node broker cluster, 3 queue partitions"
               + " (BrokerDeploymentMode=CLUSTER_MULTI_AZ QueueType=quorum QueuePartitions=3)",
-          "RabbitMQ 4.2 on mq.m7g.large",
+          "RabbitMQ 3.13 on mq.m5.large",
           "RabbitMQ 4.2 cluster, quorum queues, ALB",
           "smoke test: mq.t3.micro broker",
           "RDS Multi-AZ (a synchronous standby) (DbMultiAZ=true)",
+          "PostgreSQL 16 (DbEngineVersion=16)",
           "larger instances");
 
   /** A combination the template forbids, and the finding cfn-lint gives for it. */
@@ -58,9 +59,10 @@ class DeployChecksIT {
       Map.of(
           "UseLoadBalancer=false ServerCount=3",
           "E9101 Rule SeveralServersNeedTheLoadBalancer fails",
-          "BrokerEngineVersion=4.2",
+          "BrokerInstanceType=mq.m5.large",
           "E9101 Rule RabbitMq4NeedsM7g fails",
-          "BrokerInstanceType=mq.t3.micro BrokerDeploymentMode=CLUSTER_MULTI_AZ",
+          "BrokerEngineVersion=3.13 BrokerInstanceType=mq.t3.micro"
+              + " BrokerDeploymentMode=CLUSTER_MULTI_AZ",
           "E9101 Rule MicroBrokerIsSingleInstance fails",
           "BrokerDeploymentMode=CLUSTER_MULTI_AZ QueueType=classic",
           "E9101 Rule ClusterNeedsQuorumQueues fails",
@@ -72,7 +74,7 @@ class DeployChecksIT {
           "E9102 QueuePartitions='0' is below MinValue 1",
           "QueuePartitions=33",
           "E9102 QueuePartitions='33' is above MaxValue 32",
-          "BrokerInstanceType=mq.m5.xlarge",
+          "BrokerEngineVersion=3.13 BrokerInstanceType=mq.m5.xlarge",
           "E2900 'mq.m5.xlarge' is not one of",
           "BrokerEngineVersion=3.12",
           "E2900 '3.12' is not one of");

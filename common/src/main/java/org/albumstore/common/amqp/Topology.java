@@ -55,12 +55,13 @@ public final class Topology {
 
   /**
    * How many times a quorum write queue hands a message out again after it came back without an ack
-   * (a consumer that died or closed its channel while holding it, or a nack with requeue) before it
-   * dead-letters it, with reason {@code delivery_limit}. RabbitMQ 4.0's default, declared so that
-   * 3.x (unlimited by default) does the same: a message that kills every consumer that takes it
-   * stops after this many deaths, instead of forever, and waits in the dead-letter queue (counted,
-   * alerted on, redriven; consumer/README.md). An operator may lower it with a {@code
-   * delivery-limit} policy (the lower value wins), never raise it.
+   * (a consumer that died or closed its channel while holding it, or a nack with requeue); the next
+   * return dead-letters it, with reason {@code delivery_limit} (21 returns in all, on RabbitMQ 3.10
+   * and 4.0 alike: DeliveryLimitIT). RabbitMQ 4.0's default, declared so that 3.x (unlimited by
+   * default) does the same: a message that kills every consumer that takes it stops after this many
+   * deaths, instead of forever, and waits in the dead-letter queue (counted, alerted on, redriven;
+   * consumer/README.md). An operator may lower it with a {@code delivery-limit} policy (the lower
+   * value wins), never raise it.
    */
   public static final int DELIVERY_LIMIT = 20;
 

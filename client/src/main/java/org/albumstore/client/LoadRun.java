@@ -48,8 +48,8 @@ import org.albumstore.client.internal.stats.Timeline;
 import org.albumstore.client.internal.stats.TimelineRow;
 import org.albumstore.client.internal.tiers.TierReadings;
 import org.albumstore.client.internal.tiers.TierSampler;
-import org.albumstore.client.internal.verify.AlbumLedger;
-import org.albumstore.client.internal.verify.LedgerFile;
+import org.albumstore.client.internal.verify.AcknowledgedCsv;
+import org.albumstore.client.internal.verify.AcknowledgedWrites;
 import org.albumstore.client.internal.workload.FixedRatePacer;
 import org.albumstore.client.internal.workload.Pacer;
 import org.albumstore.client.internal.workload.RampRatePacer;
@@ -143,11 +143,12 @@ final class LoadRun {
   /**
    * What every writer of the run shares, measured or not.
    *
-   * @param ledger what the writers were told, for the verification
+   * @param acknowledged what the writers were told, for the verification
    * @param recent recently created albums, for the readers
    * @param keys the run's idempotency keys
    */
-  private record Shared(AlbumLedger ledger, RecentAlbums recent, IdempotencyKeys keys) {}
+  private record Shared(
+      AcknowledgedWrites acknowledged, RecentAlbums recent, IdempotencyKeys keys) {}
 
   private ClientResult runAndReport() throws IOException, InterruptedException {
     Setup run = setUp();
@@ -173,7 +174,9 @@ final class LoadRun {
       preflight(transport);
       Shared shared =
           new Shared(
-              new AlbumLedger(), new RecentAlbums(RECENT_ALBUMS), new IdempotencyKeys(run.runId()));
+              new AcknowledgedWrites(),
+              new RecentAlbums(RECENT_ALBUMS),
+              new IdempotencyKeys(run.runId()));
       runUnmeasured(
           writers(transport, RequestObserver.NONE, run.image(), history), shared, run.watch());
       RequestObserver measured = RequestObserver.all(run.stats(), csv);
@@ -183,12 +186,12 @@ final class LoadRun {
       RunOutcome.Load load = measuredLoad(run, writers, shared, sampler, timelineCsv);
       QueueSample atEnd = sampler.depthAtEnd(DEPTH_AT_END_LIMIT);
       // What this client was told, for 'merge' to verify the union of several clients' writes.
-      LedgerFile.write(shared.ledger(), run.reporter().acknowledgedCsv());
+      AcknowledgedCsv.write(shared.acknowledged(), run.reporter().acknowledgedCsv());
       log.info(
           "load finished after {} s", String.format(Locale.ROOT, "%.1f", load.times().seconds()));
       long loadEnd = run.clock().epochMillis(load.times().endNanos());
       PostLoadCheck.Outcome check =
-          verify(sampler, loadEnd, transport, run.image(), shared.ledger(), run.watch());
+          verify(sampler, loadEnd, transport, run.image(), shared.acknowledged(), run.watch());
       run.watch().phase(RunPhase.REPORT);
       // After the drain (when verifying): the consumer has applied what this run wrote.
       TierReadings tierReadings = tiers.finish();
@@ -297,7 +300,7 @@ final class LoadRun {
                     shared.keys(),
                     "t" + i,
                     cfg.iterations(),
-                    shared.ledger().newSegment(),
+                    shared.acknowledged().newSegment(),
                     shared.recent(),
                     writerDone,
                     cfg.readsBack(i))),
@@ -319,7 +322,7 @@ final class LoadRun {
       long loadEndEpochMillis,
       Transport transport,
       AlbumImage image,
-      AlbumLedger ledger,
+      AcknowledgedWrites acknowledged,
       RunWatch watch)
       throws InterruptedException {
     if (!cfg.verify()) {
@@ -331,7 +334,7 @@ final class LoadRun {
     try {
       watch.phase(RunPhase.DRAIN);
       return new PostLoadCheck(cfg, stopAwareSleeper, watch)
-          .run(sampler, loadEndEpochMillis, transport, image, ledger);
+          .run(sampler, loadEndEpochMillis, transport, image, acknowledged);
     } catch (InterruptedException e) {
       if (!stopped()) {
         throw e;
@@ -470,9 +473,9 @@ final class LoadRun {
   }
 
   /**
-   * Iterations before the measured load, outside the statistics but in the ledger (verified): the
-   * course's start-up phase, then the warm-up (JIT, connections, server caches), whose threads are
-   * as many as the first group's.
+   * Iterations before the measured load, outside the statistics but in the acknowledged writes
+   * (verified): the course's start-up phase, then the warm-up (JIT, connections, server caches),
+   * whose threads are as many as the first group's.
    */
   private void runUnmeasured(Writers unmeasured, Shared shared, RunWatch watch)
       throws InterruptedException {
@@ -510,7 +513,7 @@ final class LoadRun {
                         shared.keys(),
                         prefix + i,
                         iterations,
-                        shared.ledger().newSegment(),
+                        shared.acknowledged().newSegment(),
                         shared.recent(),
                         this::stopped,
                         false)),

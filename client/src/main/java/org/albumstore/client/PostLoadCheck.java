@@ -9,7 +9,7 @@ import org.albumstore.client.internal.http.RetryPolicy;
 import org.albumstore.client.internal.http.Sleeper;
 import org.albumstore.client.internal.http.Transport;
 import org.albumstore.client.internal.live.RunWatch;
-import org.albumstore.client.internal.verify.AlbumLedger;
+import org.albumstore.client.internal.verify.AcknowledgedWrites;
 import org.albumstore.client.internal.verify.VerificationResult;
 import org.albumstore.client.internal.verify.Verifier;
 import org.slf4j.Logger;
@@ -49,7 +49,7 @@ final class PostLoadCheck {
       long loadEndEpochMillis,
       Transport transport,
       AlbumImage image,
-      AlbumLedger ledger)
+      AcknowledgedWrites acknowledged)
       throws InterruptedException {
     DrainWaiter.Result drain =
         DrainWaiter.await(sampler, loadEndEpochMillis, cfg.drainTimeout(), sleeper);
@@ -69,14 +69,14 @@ final class PostLoadCheck {
         note = "no complete queue figures; counts polled until they agreed or the drain timeout";
       }
     }
-    log.info("verifying {} albums ({})", ledger.albums(), note);
+    log.info("verifying {} albums ({})", acknowledged.albums(), note);
     // Its own client: these reads are not part of the load's statistics, and an album that
     // disagrees is re-read by the verifier's loop rather than by quick retries.
-    watch.verifying(ledger.albums());
+    watch.verifying(acknowledged.albums());
     AlbumStoreClient reader =
         AlbumStoreClient.create(transport, RetryPolicy.of(0), watch.verifyObserver(), image);
     VerificationResult r =
-        new Verifier(reader, cfg.verifyThreads(), sleeper).verify(ledger, recheck);
+        new Verifier(reader, cfg.verifyThreads(), sleeper).verify(acknowledged, recheck);
     return new Outcome(
         drain,
         new RunSummary.Verification(

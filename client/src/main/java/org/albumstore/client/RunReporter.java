@@ -27,7 +27,7 @@ import org.albumstore.client.internal.report.SpectrumChart;
 import org.albumstore.client.internal.report.StepsCsv;
 import org.albumstore.client.internal.stats.RunStatistics;
 import org.albumstore.client.internal.tiers.TierCalculator;
-import org.albumstore.client.internal.verify.LedgerFile;
+import org.albumstore.client.internal.verify.AcknowledgedCsv;
 import org.albumstore.common.config.AmqpSettings;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -64,7 +64,7 @@ final class RunReporter {
   }
 
   Path acknowledgedCsv() {
-    return dir.resolve(LedgerFile.NAME);
+    return dir.resolve(AcknowledgedCsv.NAME);
   }
 
   Path timelineCsv() {

@@ -28,7 +28,7 @@ final class PostLoadCheck {
   static final Duration SETTLE = Duration.ofSeconds(10);
   private static final Logger log = LoggerFactory.getLogger(PostLoadCheck.class);
 
-  private final ClientConfig cfg;
+  private final ClientConfig.Verification verification;
   private final Sleeper sleeper;
   private final RunWatch watch;
 
@@ -36,8 +36,8 @@ final class PostLoadCheck {
    * @param sleeper used for every wait; it throws InterruptedException when the run is stopped
    * @param watch told when the verification starts and of each album it reads
    */
-  PostLoadCheck(ClientConfig cfg, Sleeper sleeper, RunWatch watch) {
-    this.cfg = cfg;
+  PostLoadCheck(ClientConfig.Verification verification, Sleeper sleeper, RunWatch watch) {
+    this.verification = verification;
     this.sleeper = sleeper;
     this.watch = watch;
   }
@@ -52,7 +52,7 @@ final class PostLoadCheck {
       AcknowledgedWrites acknowledged)
       throws InterruptedException {
     DrainWaiter.Result drain =
-        DrainWaiter.await(sampler, loadEndEpochMillis, cfg.drainTimeout(), sleeper);
+        DrainWaiter.await(sampler, loadEndEpochMillis, verification.drainTimeout(), sleeper);
     Duration recheck;
     String note;
     switch (drain.status()) {
@@ -62,10 +62,10 @@ final class PostLoadCheck {
       }
       case TIMED_OUT -> {
         recheck = Duration.ZERO;
-        note = "queue did not drain within " + cfg.drainTimeout().toSeconds() + " s";
+        note = "queue did not drain within " + verification.drainTimeout().toSeconds() + " s";
       }
       default -> {
-        recheck = cfg.drainTimeout();
+        recheck = verification.drainTimeout();
         note = "no complete queue figures; counts polled until they agreed or the drain timeout";
       }
     }
@@ -76,7 +76,7 @@ final class PostLoadCheck {
     AlbumStoreClient reader =
         AlbumStoreClient.create(transport, RetryPolicy.of(0), watch.verifyObserver(), image);
     VerificationResult r =
-        new Verifier(reader, cfg.verifyThreads(), sleeper).verify(acknowledged, recheck);
+        new Verifier(reader, verification.threads(), sleeper).verify(acknowledged, recheck);
     return new Outcome(
         drain,
         new RunSummary.Verification(

@@ -4,8 +4,6 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import org.albumstore.client.history.HistoryFile;
-import org.albumstore.client.internal.http.TransportKind;
-import org.albumstore.client.internal.workload.Workload;
 import org.albumstore.common.config.SettingOptions;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.IModelTransformer;
@@ -20,6 +18,13 @@ import picocli.CommandLine.Spec;
  * value unless given: {@code ConfigResolver} resolves flag, then variable, then default, so the
  * {@code --help} text states each declared default (and never prints a password taken from the
  * environment), and tests pass their own {@code Env}.
+ *
+ * <p>The load's own options have no variable: each declares its default once, as the annotation's
+ * {@code defaultValue}, which picocli sets before parsing and prints where the help says {@code
+ * ${DEFAULT-VALUE}}. An option whose default depends on something else (the machine's processors,
+ * the run's start time, other options) has none here; its help says what applies and {@code
+ * ConfigResolver} applies it. Where the form of the command matters (the course's positionals, or a
+ * timed run), {@link #given} tells a default from a value given.
  */
 @Command(
     name = "java -jar client.jar",
@@ -67,15 +72,10 @@ final class ClientCommand {
     }
   }
 
-  static final int DEFAULT_GROUP_SIZE = 10;
-  static final int DEFAULT_GROUPS = 1;
-  static final double DEFAULT_DELAY = 2;
-  static final int DEFAULT_ITERATIONS = 100;
-  static final Workload DEFAULT_WORKLOAD = Workload.ALBUM_REVIEWS;
-  static final TransportKind DEFAULT_TRANSPORT = TransportKind.NETTY;
+  /** The course's start-up phase ({@code --startup-phase}): fixed, not options. */
   static final int STARTUP_THREADS = 10;
+
   static final int STARTUP_ITERATIONS = 100;
-  static final double DEFAULT_STEP_SECONDS = 10;
 
   /** The exit code of a run that crossed a pass/fail threshold and failed nothing else. */
   static final int THRESHOLD_EXIT = 99;
@@ -124,72 +124,81 @@ final class ClientCommand {
   @Option(
       names = "--group-size",
       paramLabel = "N",
-      description = {"Writers per group.", "Default: " + DEFAULT_GROUP_SIZE + "."})
-  Integer groupSize;
+      defaultValue = "10",
+      description = {"Writers per group.", "Default: ${DEFAULT-VALUE}."})
+  int groupSize;
 
   @Option(
       names = "--groups",
       paramLabel = "N",
-      description = {"Number of thread groups.", "Default: " + DEFAULT_GROUPS + "."})
-  Integer groups;
+      defaultValue = "1",
+      description = {"Number of thread groups.", "Default: ${DEFAULT-VALUE}."})
+  int groups;
 
   @Option(
       names = "--delay",
       paramLabel = "SECONDS",
-      description = {"Seconds between the starts of two groups.", "Default: 2."})
-  Double delay;
+      defaultValue = "2",
+      description = {"Seconds between the starts of two groups.", "Default: ${DEFAULT-VALUE}."})
+  double delay;
 
   @Option(
       names = "--iterations",
       paramLabel = "N",
+      defaultValue = "100",
       description = {
-        "Iterations per writer thread (4 requests each).",
-        "Default: " + DEFAULT_ITERATIONS + "."
+        "Iterations per writer thread (4 requests each); in a timed run (--duration,"
+            + " --rate-steps) unbounded unless given.",
+        "Default: ${DEFAULT-VALUE}."
       })
-  Integer iterations;
+  int iterations;
 
   @Option(
       names = "--workload",
       paramLabel = "NAME",
+      defaultValue = "album-reviews",
       description = {
         "What a writer iteration does: album-reviews = POST /albums, 2 likes, 1 dislike;"
             + " post-get = POST /albums, then GET /albums/{id} of that album (the course's"
             + " assignment 2); reviews = 2 likes and 1 dislike of an album ID no POST created"
             + " (POST /review only).",
-        "Default: album-reviews."
+        "Default: ${DEFAULT-VALUE}."
       })
   String workload;
 
   @Option(
       names = "--startup-phase",
+      defaultValue = "false",
       description = {
         "Before the thread groups, the course's start-up phase: "
             + STARTUP_THREADS
             + " threads x "
             + STARTUP_ITERATIONS
             + " iterations of the workload (not in the statistics, verified).",
-        "Default: off."
+        "Default: ${DEFAULT-VALUE}."
       })
   boolean startupPhase;
 
   @Option(
       names = "--get-threads",
       paramLabel = "N",
+      defaultValue = "0",
       description = {
         "Reader threads calling GET /review/{id} from the end of the first group until all"
             + " groups finish.",
-        "Default: 0."
+        "Default: ${DEFAULT-VALUE}."
       })
   int getThreads;
 
   @Option(
       names = "--read-back",
       paramLabel = "PERCENT",
+      defaultValue = "0",
       description = {
         "The share of writers that read back what they were told exists: the album after its"
             + " 200 (GET /albums/{id}) and its counts after each review (GET /review/{id}), sent"
             + " at once, outside --rate's schedule, reported as reads. For --history's checker.",
-        "Default: 0."
+        "Default: ${DEFAULT-VALUE}."
       })
   int readBack;
 
@@ -204,30 +213,36 @@ final class ClientCommand {
             + HistoryFile.NAME
             + ", and after the verification judge it (as check-history does; the database from"
             + " --jdbc-url).",
-        "Default: off."
+        "Default: ${DEFAULT-VALUE}."
       })
   boolean history;
 
   @Option(
       names = "--retries",
       paramLabel = "N",
-      description = {"Retries of a request that got a 4xx/5xx or an I/O error.", "Default: 5."})
-  int retries = 5;
+      defaultValue = "5",
+      description = {
+        "Retries of a request that got a 4xx/5xx or an I/O error.",
+        "Default: ${DEFAULT-VALUE}."
+      })
+  int retries;
 
   @Option(
       names = "--timeout",
       paramLabel = "SECONDS",
-      description = {"Connect and response timeout of one attempt.", "Default: 30."})
-  double timeout = 30;
+      defaultValue = "30",
+      description = {"Connect and response timeout of one attempt.", "Default: ${DEFAULT-VALUE}."})
+  double timeout;
 
   @Option(
       names = "--transport",
       paramLabel = "NAME",
+      defaultValue = "netty",
       description = {
         "What sends the requests: netty = a few event-loop threads (epoll on Linux, else NIO),"
             + " the cheaper per request; classic = Apache HttpClient 5, a blocking connection per"
             + " load thread.",
-        "Default: netty."
+        "Default: ${DEFAULT-VALUE}."
       })
   String transport;
 
@@ -243,10 +258,11 @@ final class ClientCommand {
   @Option(
       names = "--rate",
       paramLabel = "REQ_PER_S",
+      defaultValue = "0",
       description = {
         "Open model: writes are due at this total rate and latency counts from the due time"
             + " (no coordinated omission).",
-        "Default: 0 = closed model."
+        "Default: ${DEFAULT-VALUE} = closed model."
       })
   double rate;
 
@@ -256,7 +272,7 @@ final class ClientCommand {
       description = {
         "Time-bounded run: writers loop until this many seconds after the load started, then"
             + " finish their iteration; --iterations, when given too, still caps each writer.",
-        "Default: 0 = bounded by --iterations only."
+        "Default: the --rate-steps' total, else 0 = bounded by --iterations only."
       })
   Double duration;
 
@@ -288,11 +304,12 @@ final class ClientCommand {
   @Option(
       names = "--step-duration",
       paramLabel = "SECONDS",
+      defaultValue = "10",
       description = {
         "Length of each --rate-steps step, and of each report row of a --rate-ramp; at least 1.",
-        "Default: 10."
+        "Default: ${DEFAULT-VALUE}."
       })
-  double stepDuration = DEFAULT_STEP_SECONDS;
+  double stepDuration;
 
   @Option(
       names = "--max-p99",
@@ -353,10 +370,11 @@ final class ClientCommand {
   @Option(
       names = "--warmup-iterations",
       paramLabel = "N",
+      defaultValue = "0",
       description = {
         "Iterations per thread of the first group before measuring (not in the statistics,"
             + " verified).",
-        "Default: 0."
+        "Default: ${DEFAULT-VALUE}."
       })
   int warmupIterations;
 
@@ -375,8 +393,9 @@ final class ClientCommand {
   @Option(
       names = "--vhost",
       paramLabel = "VHOST",
-      description = {"RabbitMQ virtual host of the queue.", "Default: /."})
-  String vhost = "/";
+      defaultValue = "/",
+      description = {"RabbitMQ virtual host of the queue.", "Default: ${DEFAULT-VALUE}."})
+  String vhost;
 
   @Option(
       names = "--verify",
@@ -386,36 +405,34 @@ final class ClientCommand {
       description = {
         "After the load, wait for the queue to drain and compare every album's counts with the"
             + " acknowledged reviews.",
-        "Default: on."
+        "Default: ${DEFAULT-VALUE}."
       })
-  boolean verify = true;
+  boolean verify;
 
   @Option(
       names = "--drain-timeout",
       paramLabel = "SECONDS",
+      defaultValue = "120",
       description = {
         "Longest wait for the queue to drain and the counts to agree.",
-        "Default: 120."
+        "Default: ${DEFAULT-VALUE}."
       })
-  double drainTimeout = 120;
+  double drainTimeout;
 
   @Option(
       names = "--verify-threads",
       paramLabel = "N",
-      description = {"Concurrent GETs while verifying.", "Default: 8."})
-  int verifyThreads = 8;
+      defaultValue = "8",
+      description = {"Concurrent GETs while verifying.", "Default: ${DEFAULT-VALUE}."})
+  int verifyThreads;
 
   @Option(
       names = "--progress",
       negatable = true,
       defaultValue = "true",
       fallbackValue = "true",
-      description = {"A progress line each second on stderr.", "Default: on."})
-  boolean progress = true;
-
-  static final int DEFAULT_LIVE_PORT = 8089;
-  static final String DEFAULT_BIND = "127.0.0.1";
-  static final double DEFAULT_LINGER_SECONDS = 5;
+      description = {"A progress line each second on stderr.", "Default: ${DEFAULT-VALUE}."})
+  boolean progress;
 
   @Option(
       names = "--metrics-port",
@@ -429,43 +446,53 @@ final class ClientCommand {
 
   @Option(
       names = "--live",
+      defaultValue = "false",
       description = {
         "Serve a live page of the run (rate, p50/p99 per type, failures, in flight, queue depth,"
-            + " verification) on port "
-            + DEFAULT_LIVE_PORT
-            + "; it stays up --live-linger seconds after the end, with the summary and"
-            + " report.html.",
-        "Default: off."
+            + " verification) on --live-port; it stays up --live-linger seconds after the end,"
+            + " with the summary and report.html.",
+        "Default: ${DEFAULT-VALUE}."
       })
   boolean live;
 
   @Option(
       names = "--live-port",
       paramLabel = "PORT",
+      defaultValue = "8089",
       description = {
-        "The live page on this port instead (implies --live); 0 = any free port.",
-        "Default: " + DEFAULT_LIVE_PORT + " with --live."
+        "The live page's port; given, it implies --live; 0 = any free port.",
+        "Default: ${DEFAULT-VALUE} with --live."
       })
-  Integer livePort;
+  int livePort;
 
   @Option(
       names = "--live-linger",
       paramLabel = "SECONDS",
+      defaultValue = "5",
       description = {
         "How long the live page stays up after the run, showing its summary.",
-        "Default: 5."
+        "Default: ${DEFAULT-VALUE}."
       })
-  double liveLinger = DEFAULT_LINGER_SECONDS;
+  double liveLinger;
 
   @Option(
       names = "--bind",
       paramLabel = "ADDRESS",
+      defaultValue = "127.0.0.1",
       description = {
         "Local address of --metrics-port and the live page: they have no authentication, so"
             + " loopback unless you choose otherwise (e.g. 0.0.0.0).",
-        "Default: " + DEFAULT_BIND + "."
+        "Default: ${DEFAULT-VALUE}."
       })
-  String bind = DEFAULT_BIND;
+  String bind;
+
+  /**
+   * Whether the command line gave {@code option}, as opposed to its default applying: the course's
+   * positionals exclude the group options, and a timed run's iterations are unbounded unless given.
+   */
+  boolean given(String option) {
+    return spec.commandLine().getParseResult().hasMatchedOption(option);
+  }
 
   /** The flags of {@link ClientSettings} that were given, keyed by their variables. */
   Map<String, String> givenSettings() {

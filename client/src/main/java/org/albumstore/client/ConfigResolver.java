@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import org.albumstore.client.internal.check.Threshold;
 import org.albumstore.client.internal.http.TransportKind;
 import org.albumstore.client.internal.workload.Workload;
@@ -32,7 +33,7 @@ final class ConfigResolver {
   static ClientConfig resolve(ClientCommand c, Env env, LocalDateTime now) {
     Map<String, String> given = c.givenSettings();
     Env settings = env.withOverrides(given);
-    Groups groups = groups(c, given, settings);
+    GroupsGiven groups = groups(c, given, settings);
     checkCounts(c, groups);
     List<Double> steps = rateSteps(c);
     List<Double> ramp = rateRamp(c, steps);
@@ -41,59 +42,44 @@ final class ConfigResolver {
     List<Threshold> thresholds = thresholds(c);
     checkBaselineAndRunId(c);
     checkLimits(c, groups);
-    int ioThreads = ioThreads(c);
-    Stack stack = stack(settings, checkUrl(groups.baseUrl().trim()));
+    String url = checkUrl(groups.baseUrl().trim());
     return new ClientConfig(
-        stack.baseUrl(),
-        groups.size(),
-        groups.count(),
-        seconds(groups.delaySeconds()),
-        iterations,
-        c.getThreads,
-        c.retries,
-        seconds(c.timeout),
-        c.rate,
-        c.warmupIterations,
-        c.image,
-        outDir(c, now),
-        stack.rmqApi(),
-        ClientSettings.RMQ_USER.read(settings),
-        ClientSettings.RMQ_PASSWORD.read(settings),
-        c.vhost,
-        stack.queue(),
-        stack.amqpUri(),
-        c.verify,
-        seconds(c.drainTimeout),
-        c.verifyThreads,
-        c.progress,
-        stack.serverMetrics(),
-        stack.consumerMetrics(),
-        c.workload != null ? Workload.fromCliName(c.workload) : ClientCommand.DEFAULT_WORKLOAD,
-        c.startupPhase,
-        seconds(durationSeconds),
-        steps,
-        ramp,
-        seconds(c.stepDuration),
-        thresholds,
-        c.baseline,
-        c.runId,
-        c.transport != null
-            ? TransportKind.fromCliName(c.transport)
-            : ClientCommand.DEFAULT_TRANSPORT,
-        ioThreads,
-        c.readBack,
-        c.history,
-        c.history ? ClientSettings.database(settings) : null,
+        new ClientConfig.Target(
+            url,
+            TransportKind.fromCliName(c.transport),
+            ioThreads(c),
+            seconds(c.timeout),
+            c.retries),
+        new ClientConfig.Groups(
+            groups.size(), groups.count(), seconds(groups.delaySeconds()), c.getThreads),
+        new ClientConfig.Writes(
+            Workload.fromCliName(c.workload),
+            iterations,
+            Optional.ofNullable(c.image),
+            c.warmupIterations,
+            c.startupPhase,
+            c.readBack),
+        new ClientConfig.Pacing(
+            c.rate, steps, seconds(c.stepDuration), ramp, seconds(durationSeconds)),
+        broker(c, settings),
+        tiers(settings, url),
+        new ClientConfig.Verification(c.verify, seconds(c.drainTimeout), c.verifyThreads),
+        c.history
+            ? new ClientConfig.History(true, Optional.ofNullable(ClientSettings.database(settings)))
+            : ClientConfig.History.OFF,
+        new ClientConfig.Output(
+            outDir(c, now),
+            Optional.ofNullable(c.runId),
+            Optional.ofNullable(c.baseline),
+            thresholds,
+            c.progress),
         watching(c));
   }
 
   /** --metrics-port, --live, --live-port, --live-linger and --bind. */
   private static ClientConfig.Watching watching(ClientCommand c) {
     int metrics = c.metricsPort == null ? -1 : port("--metrics-port", c.metricsPort);
-    int live =
-        c.livePort != null
-            ? port("--live-port", c.livePort)
-            : c.live ? ClientCommand.DEFAULT_LIVE_PORT : -1;
+    int live = c.live || c.given("--live-port") ? port("--live-port", c.livePort) : -1;
     if (metrics > 0 && metrics == live) {
       throw new IllegalArgumentException("--metrics-port and --live-port must differ");
     }
@@ -118,9 +104,9 @@ final class ConfigResolver {
    *
    * @param baseUrl as given, not yet checked
    */
-  private record Groups(int size, int count, double delaySeconds, String baseUrl) {}
+  private record GroupsGiven(int size, int count, double delaySeconds, String baseUrl) {}
 
-  private static Groups groups(ClientCommand c, Map<String, String> given, Env settings) {
+  private static GroupsGiven groups(ClientCommand c, Map<String, String> given, Env settings) {
     boolean positional =
         c.positionalGroupSize != null
             || c.positionalGroups != null
@@ -129,7 +115,7 @@ final class ConfigResolver {
     return positional ? positionalGroups(c, given) : optionGroups(c, settings);
   }
 
-  private static Groups positionalGroups(ClientCommand c, Map<String, String> given) {
+  private static GroupsGiven positionalGroups(ClientCommand c, Map<String, String> given) {
     if (c.positionalGroupSize == null
         || c.positionalGroups == null
         || c.positionalDelay == null
@@ -138,33 +124,29 @@ final class ConfigResolver {
           "the course form takes all four: <threadGroupSize> <numThreadGroups> <delay> <baseURL>");
     }
     if (c.threads != null
-        || c.groupSize != null
-        || c.groups != null
-        || c.delay != null
+        || c.given("--group-size")
+        || c.given("--groups")
+        || c.given("--delay")
         || given.containsKey(ClientSettings.URL.variable())) {
       throw new IllegalArgumentException(
           "give the load either positionally or with --threads/--group-size/--groups/--delay/--url,"
               + " not both");
     }
-    return new Groups(
+    return new GroupsGiven(
         c.positionalGroupSize, c.positionalGroups, c.positionalDelay, c.positionalUrl);
   }
 
-  private static Groups optionGroups(ClientCommand c, Env settings) {
-    if (c.threads != null && (c.groupSize != null || c.groups != null)) {
+  private static GroupsGiven optionGroups(ClientCommand c, Env settings) {
+    if (c.threads != null && (c.given("--group-size") || c.given("--groups"))) {
       throw new IllegalArgumentException("--threads cannot be combined with --group-size/--groups");
     }
-    int size =
-        c.threads != null
-            ? c.threads
-            : c.groupSize != null ? c.groupSize : ClientCommand.DEFAULT_GROUP_SIZE;
-    int count = c.threads != null ? 1 : c.groups != null ? c.groups : ClientCommand.DEFAULT_GROUPS;
-    double delaySeconds = c.delay != null ? c.delay : ClientCommand.DEFAULT_DELAY;
-    return new Groups(size, count, delaySeconds, ClientSettings.URL.read(settings));
+    int size = c.threads != null ? c.threads : c.groupSize;
+    int count = c.threads != null ? 1 : c.groups;
+    return new GroupsGiven(size, count, c.delay, ClientSettings.URL.read(settings));
   }
 
   /** The counts of threads, retries and iterations that have a lower bound. */
-  private static void checkCounts(ClientCommand c, Groups groups) {
+  private static void checkCounts(ClientCommand c, GroupsGiven groups) {
     atLeast("threadGroupSize/--threads/--group-size", groups.size(), 1);
     atLeast("numThreadGroups/--groups", groups.count(), 1);
     atLeast("--get-threads", c.getThreads, 0);
@@ -226,13 +208,11 @@ final class ConfigResolver {
     return c.duration != null ? c.duration : steps.size() * c.stepDuration;
   }
 
-  /** {@code --iterations}, else unbounded in a timed run, else the default. */
+  /** {@code --iterations}: unbounded in a timed run unless given. */
   private static int iterations(ClientCommand c, double durationSeconds) {
     boolean timed = durationSeconds > 0;
     int iterations =
-        c.iterations != null
-            ? c.iterations
-            : timed ? RunSummary.UNBOUNDED_ITERATIONS : ClientCommand.DEFAULT_ITERATIONS;
+        timed && !c.given("--iterations") ? RunSummary.UNBOUNDED_ITERATIONS : c.iterations;
     atLeast("--iterations", iterations, 1);
     return iterations;
   }
@@ -258,7 +238,7 @@ final class ConfigResolver {
   }
 
   /** The total of threads, and the delays and rates that must not be negative. */
-  private static void checkLimits(ClientCommand c, Groups groups) {
+  private static void checkLimits(ClientCommand c, GroupsGiven groups) {
     if (groups.size() * (long) groups.count() + c.getThreads > 10_000) {
       throw new IllegalArgumentException(
           "more than 10,000 threads in all; that is not a load test");
@@ -272,6 +252,7 @@ final class ConfigResolver {
     }
   }
 
+  /** {@code --io-threads}, else one per available processor. */
   private static int ioThreads(ClientCommand c) {
     int ioThreads = c.ioThreads != null ? c.ioThreads : Runtime.getRuntime().availableProcessors();
     if (ioThreads < 1) {
@@ -280,44 +261,38 @@ final class ConfigResolver {
     return ioThreads;
   }
 
-  /**
-   * Where the stack is: the server, the broker's queue and its two probes, the tiers' metrics.
-   *
-   * @param rmqApi null when off
-   * @param amqpUri null when off
-   * @param serverMetrics null when off
-   * @param consumerMetrics null when off
-   */
-  private record Stack(
-      String baseUrl,
-      String rmqApi,
-      String queue,
-      String amqpUri,
-      String serverMetrics,
-      String consumerMetrics) {}
-
-  private static Stack stack(Env settings, String baseUrl) {
+  /** Where the queue's depth is read: the management API and the broker, each unless 'none'. */
+  private static ClientConfig.Broker broker(ClientCommand c, Env settings) {
     String api = ClientSettings.RMQ_API.read(settings);
     String amqp = ClientSettings.AMQP_URI.read(settings);
     String q = ClientSettings.QUEUE.read(settings);
     if (!ClientSettings.OFF.equals(amqp)) {
       new AmqpSettings(amqp, q, AmqpSettings.QueueType.CLASSIC); // validates the scheme now
     }
-    String serverMetrics =
+    Optional<ClientConfig.ManagementApi> managementApi =
+        ClientSettings.OFF.equals(api)
+            ? Optional.empty()
+            : Optional.of(
+                new ClientConfig.ManagementApi(
+                    api,
+                    c.vhost,
+                    ClientSettings.RMQ_USER.read(settings),
+                    ClientSettings.RMQ_PASSWORD.read(settings)));
+    return new ClientConfig.Broker(
+        q, managementApi, ClientSettings.OFF.equals(amqp) ? Optional.empty() : Optional.of(amqp));
+  }
+
+  /** The tiers' metrics: the server's by default under {@code baseUrl}. */
+  private static ClientConfig.Tiers tiers(Env settings, String baseUrl) {
+    Optional<String> serverMetrics =
         metricsUrl(
             ClientSettings.SERVER_METRICS,
             Objects.requireNonNullElse(
                 ClientSettings.SERVER_METRICS.read(settings),
                 baseUrl + ClientSettings.METRICS_PATH));
-    String consumerMetrics =
+    Optional<String> consumerMetrics =
         metricsUrl(ClientSettings.CONSUMER_METRICS, ClientSettings.CONSUMER_METRICS.read(settings));
-    return new Stack(
-        baseUrl,
-        ClientSettings.OFF.equals(api) ? null : api,
-        q,
-        ClientSettings.OFF.equals(amqp) ? null : amqp,
-        serverMetrics,
-        consumerMetrics);
+    return new ClientConfig.Tiers(serverMetrics, consumerMetrics);
   }
 
   /** {@code --out}, else {@code results/runs/<yyyyMMdd-HHmmss>} of {@code now}. */
@@ -334,12 +309,12 @@ final class ConfigResolver {
   }
 
   /**
-   * One URL, or several separated by commas (every instance of a tier); null for 'none'. Fails
+   * One URL, or several separated by commas (every instance of a tier); empty for 'none'. Fails
    * naming the option when one is not HTTP(S).
    */
-  private static String metricsUrl(Setting<String> setting, String u) {
+  private static Optional<String> metricsUrl(Setting<String> setting, String u) {
     if (ClientSettings.OFF.equals(u)) {
-      return null;
+      return Optional.empty();
     }
     for (String one : u.split(",", -1)) {
       if (!one.startsWith("http://") && !one.startsWith("https://")) {
@@ -351,7 +326,7 @@ final class ConfigResolver {
                 + u);
       }
     }
-    return u;
+    return Optional.of(u);
   }
 
   private static String checkUrl(String u) {

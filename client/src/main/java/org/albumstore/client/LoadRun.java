@@ -10,6 +10,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -48,8 +49,8 @@ import org.albumstore.client.internal.stats.Timeline;
 import org.albumstore.client.internal.stats.TimelineRow;
 import org.albumstore.client.internal.tiers.TierReadings;
 import org.albumstore.client.internal.tiers.TierSampler;
-import org.albumstore.client.internal.verify.AlbumLedger;
-import org.albumstore.client.internal.verify.LedgerFile;
+import org.albumstore.client.internal.verify.AcknowledgedCsv;
+import org.albumstore.client.internal.verify.AcknowledgedWrites;
 import org.albumstore.client.internal.workload.FixedRatePacer;
 import org.albumstore.client.internal.workload.Pacer;
 import org.albumstore.client.internal.workload.RampRatePacer;
@@ -63,6 +64,7 @@ import org.albumstore.client.internal.workload.WorkloadScheduler;
 import org.albumstore.client.internal.workload.WriterJob;
 import org.albumstore.client.internal.workload.WriterLoop;
 import org.albumstore.common.config.AmqpSettings;
+import org.albumstore.common.config.DatabaseSettings;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -143,11 +145,12 @@ final class LoadRun {
   /**
    * What every writer of the run shares, measured or not.
    *
-   * @param ledger what the writers were told, for the verification
+   * @param acknowledged what the writers were told, for the verification
    * @param recent recently created albums, for the readers
    * @param keys the run's idempotency keys
    */
-  private record Shared(AlbumLedger ledger, RecentAlbums recent, IdempotencyKeys keys) {}
+  private record Shared(
+      AcknowledgedWrites acknowledged, RecentAlbums recent, IdempotencyKeys keys) {}
 
   private ClientResult runAndReport() throws IOException, InterruptedException {
     Setup run = setUp();
@@ -163,7 +166,13 @@ final class LoadRun {
                 err,
                 stop);
         Transport transport =
-            cfg.transport().open(cfg.url(), connections(), cfg.ioThreads(), cfg.timeout());
+            cfg.target()
+                .transport()
+                .open(
+                    cfg.target().url(),
+                    connections(),
+                    cfg.target().ioThreads(),
+                    cfg.target().timeout());
         CsvRequestLog csv =
             new CsvRequestLog(run.reporter().requestsCsv(), run.clock(), CSV_BUFFER_ROWS);
         TimelineCsv timelineCsv = new TimelineCsv(run.reporter().timelineCsv());
@@ -173,22 +182,26 @@ final class LoadRun {
       preflight(transport);
       Shared shared =
           new Shared(
-              new AlbumLedger(), new RecentAlbums(RECENT_ALBUMS), new IdempotencyKeys(run.runId()));
+              new AcknowledgedWrites(),
+              new RecentAlbums(RECENT_ALBUMS),
+              new IdempotencyKeys(run.runId()));
       runUnmeasured(
           writers(transport, RequestObserver.NONE, run.image(), history), shared, run.watch());
       RequestObserver measured = RequestObserver.all(run.stats(), csv);
       Writers writers = writers(transport, measured, run.image(), history);
       // After the warm-up: the tier table's differences cover the measured load only.
-      TierSampler tiers = TierSampler.start(cfg.serverMetrics(), cfg.consumerMetrics());
+      TierSampler tiers =
+          TierSampler.start(
+              cfg.tiers().serverMetrics().orElse(null), cfg.tiers().consumerMetrics().orElse(null));
       RunOutcome.Load load = measuredLoad(run, writers, shared, sampler, timelineCsv);
       QueueSample atEnd = sampler.depthAtEnd(DEPTH_AT_END_LIMIT);
       // What this client was told, for 'merge' to verify the union of several clients' writes.
-      LedgerFile.write(shared.ledger(), run.reporter().acknowledgedCsv());
+      AcknowledgedCsv.write(shared.acknowledged(), run.reporter().acknowledgedCsv());
       log.info(
           "load finished after {} s", String.format(Locale.ROOT, "%.1f", load.times().seconds()));
       long loadEnd = run.clock().epochMillis(load.times().endNanos());
       PostLoadCheck.Outcome check =
-          verify(sampler, loadEnd, transport, run.image(), shared.ledger(), run.watch());
+          verify(sampler, loadEnd, transport, run.image(), shared.acknowledged(), run.watch());
       run.watch().phase(RunPhase.REPORT);
       // After the drain (when verifying): the consumer has applied what this run wrote.
       TierReadings tierReadings = tiers.finish();
@@ -217,13 +230,17 @@ final class LoadRun {
   private Setup setUp() throws IOException {
     Instant startedAt = Instant.now();
     String runId =
-        cfg.runId() != null
-            ? cfg.runId()
-            : RunReporter.RUN_ID_TIME.format(startedAt)
-                + "-"
-                + UUID.randomUUID().toString().substring(0, 8);
-    Path dir = Files.createDirectories(cfg.outDir());
-    AlbumImage image = cfg.image() == null ? AlbumImage.builtIn() : AlbumImage.read(cfg.image());
+        cfg.output()
+            .runId()
+            .orElseGet(
+                () ->
+                    RunReporter.RUN_ID_TIME.format(startedAt)
+                        + "-"
+                        + UUID.randomUUID().toString().substring(0, 8));
+    Path dir = Files.createDirectories(cfg.output().dir());
+    Optional<Path> imageFile = cfg.writes().image();
+    AlbumImage image =
+        imageFile.isPresent() ? AlbumImage.read(imageFile.get()) : AlbumImage.builtIn();
     RunClock clock = RunClock.start();
     RunStatistics stats = new RunStatistics();
     RunReporter reporter = new RunReporter(cfg, runId, startedAt, image, dir);
@@ -234,8 +251,10 @@ final class LoadRun {
   /** The connections the transport opens: every load thread, reader and verifier. */
   private int connections() {
     int loadThreads =
-        Math.max(cfg.writers(), cfg.startupPhase() ? ClientCommand.STARTUP_THREADS : 0);
-    return loadThreads + cfg.getThreads() + cfg.verifyThreads();
+        Math.max(
+            cfg.groups().writers(),
+            cfg.writes().startupPhase() ? ClientCommand.STARTUP_THREADS : 0);
+    return loadThreads + cfg.groups().readers() + cfg.verification().threads();
   }
 
   /**
@@ -262,7 +281,7 @@ final class LoadRun {
               sampler::latest,
               run.clock(),
               timelineCsv,
-              cfg.progress() ? err : null,
+              cfg.output().progress() ? err : null,
               sinks);
       timeline.start();
       WorkloadScheduler load = measuredScheduler(writers, shared, System.nanoTime());
@@ -288,19 +307,23 @@ final class LoadRun {
     BooleanSupplier writerDone = writerDone(loadStart);
     AtomicInteger readerNo = new AtomicInteger();
     return new WorkloadScheduler(
-        new ThreadGroupPlan(cfg.groupSize(), cfg.groups(), cfg.delay(), cfg.getThreads()),
+        new ThreadGroupPlan(
+            cfg.groups().size(),
+            cfg.groups().count(),
+            cfg.groups().delay(),
+            cfg.groups().readers()),
         i ->
             writers.task(
                 new WriterJob(
-                    cfg.workload(),
+                    cfg.writes().workload(),
                     pacer,
                     shared.keys(),
                     "t" + i,
-                    cfg.iterations(),
-                    shared.ledger().newSegment(),
+                    cfg.writes().iterations(),
+                    shared.acknowledged().newSegment(),
                     shared.recent(),
                     writerDone,
-                    cfg.readsBack(i))),
+                    cfg.writes().readsBack(i))),
         keepReading ->
             new ReaderLoop(
                 writers.forProcess("r" + readerNo.getAndIncrement()),
@@ -319,10 +342,10 @@ final class LoadRun {
       long loadEndEpochMillis,
       Transport transport,
       AlbumImage image,
-      AlbumLedger ledger,
+      AcknowledgedWrites acknowledged,
       RunWatch watch)
       throws InterruptedException {
-    if (!cfg.verify()) {
+    if (!cfg.verification().enabled()) {
       return skipped("--no-verify");
     }
     if (stopped()) {
@@ -330,8 +353,8 @@ final class LoadRun {
     }
     try {
       watch.phase(RunPhase.DRAIN);
-      return new PostLoadCheck(cfg, stopAwareSleeper, watch)
-          .run(sampler, loadEndEpochMillis, transport, image, ledger);
+      return new PostLoadCheck(cfg.verification(), stopAwareSleeper, watch)
+          .run(sampler, loadEndEpochMillis, transport, image, acknowledged);
     } catch (InterruptedException e) {
       if (!stopped()) {
         throw e;
@@ -348,7 +371,7 @@ final class LoadRun {
 
   /** The history's writer, or null without {@code --history}. */
   private HistoryWriter openHistory(Path dir, String runId, RunClock clock) throws IOException {
-    return cfg.history()
+    return cfg.history().recorded()
         ? new HistoryWriter(
             dir.resolve(HistoryFile.NAME),
             runId,
@@ -381,16 +404,14 @@ final class LoadRun {
           "history: not judged: the verification was skipped (" + verification.note() + ")");
       return summary.exitCode();
     }
+    DatabaseSettings db = cfg.history().database().orElse(null); // null: the reads only
     try {
-      Verdict v = HistoryCheck.run(dir, cfg.historyDatabase(), out);
+      Verdict v = HistoryCheck.run(dir, db, out);
       return v.isClean() ? summary.exitCode() : 1;
     } catch (SQLException e) {
       log.error("history: cannot read the database", e);
       out.println(
-          "history: not judged: cannot read the database "
-              + cfg.historyDatabase().jdbcUrl()
-              + ": "
-              + e.getMessage());
+          "history: not judged: cannot read the database " + db.jdbcUrl() + ": " + e.getMessage());
       return 1;
     }
   }
@@ -400,16 +421,17 @@ final class LoadRun {
    * target: the ramp's rate at the middle of the row); null without either.
    */
   private StepStatistics stepStatistics() {
-    double step = cfg.stepDuration().toMillis() / 1000.0;
-    if (!cfg.rateSteps().isEmpty()) {
-      return new StepStatistics(cfg.rateSteps(), step);
+    ClientConfig.Pacing pacing = cfg.pacing();
+    double step = pacing.stepDuration().toMillis() / 1000.0;
+    if (!pacing.steps().isEmpty()) {
+      return new StepStatistics(pacing.steps(), step);
     }
-    if (cfg.rateRamp().isEmpty()) {
+    if (pacing.ramp().isEmpty()) {
       return null;
     }
-    double from = cfg.rateRamp().get(0);
-    double to = cfg.rateRamp().get(1);
-    double seconds = cfg.duration().toMillis() / 1000.0;
+    double from = pacing.ramp().get(0);
+    double to = pacing.ramp().get(1);
+    double seconds = pacing.duration().toMillis() / 1000.0;
     List<Double> targets = new ArrayList<>();
     for (double t = 0; t < seconds - 1e-9; t += step) {
       double mid = Math.min(t + step / 2, seconds);
@@ -420,14 +442,15 @@ final class LoadRun {
 
   /** The closed model, the open model at --rate, its steps or its ramp, from the load's start. */
   private Pacer pacer(long loadStart) {
-    if (!cfg.rateRamp().isEmpty()) {
+    ClientConfig.Pacing pacing = cfg.pacing();
+    if (!pacing.ramp().isEmpty()) {
       return new RampRatePacer(
-          cfg.rateRamp().get(0), cfg.rateRamp().get(1), cfg.duration(), loadStart);
+          pacing.ramp().get(0), pacing.ramp().get(1), pacing.duration(), loadStart);
     }
-    if (!cfg.rateSteps().isEmpty()) {
-      return new SteppedRatePacer(cfg.rateSteps(), cfg.stepDuration(), loadStart);
+    if (!pacing.steps().isEmpty()) {
+      return new SteppedRatePacer(pacing.steps(), pacing.stepDuration(), loadStart);
     }
-    return cfg.rate() > 0 ? new FixedRatePacer(cfg.rate(), loadStart) : Pacer.UNPACED;
+    return pacing.rate() > 0 ? new FixedRatePacer(pacing.rate(), loadStart) : Pacer.UNPACED;
   }
 
   /**
@@ -435,25 +458,31 @@ final class LoadRun {
    * steps' end) has passed since the load started.
    */
   private BooleanSupplier writerDone(long loadStart) {
-    if (cfg.duration().isZero()) {
+    Duration duration = cfg.pacing().duration();
+    if (duration.isZero()) {
       return this::stopped;
     }
-    long end = loadStart + cfg.duration().toNanos();
+    long end = loadStart + duration.toNanos();
     return () -> stopped() || System.nanoTime() - end >= 0;
   }
 
   private List<QueueProbe> probes() {
     List<QueueProbe> probes = new ArrayList<>();
-    if (cfg.rmqApi() != null) {
-      probes.add(
-          new ManagementApiProbe(
-              cfg.rmqApi(), cfg.vhost(), cfg.queue(), cfg.rmqUser(), cfg.rmqPassword()));
-    }
-    if (cfg.amqpUri() != null) {
-      probes.add(
-          new AmqpPassiveProbe(
-              new AmqpSettings(cfg.amqpUri(), cfg.queue(), AmqpSettings.QueueType.CLASSIC)));
-    }
+    ClientConfig.Broker broker = cfg.broker();
+    broker
+        .managementApi()
+        .ifPresent(
+            api ->
+                probes.add(
+                    new ManagementApiProbe(
+                        api.url(), api.vhost(), broker.queue(), api.user(), api.password())));
+    broker
+        .amqpUri()
+        .ifPresent(
+            uri ->
+                probes.add(
+                    new AmqpPassiveProbe(
+                        new AmqpSettings(uri, broker.queue(), AmqpSettings.QueueType.CLASSIC))));
     return probes;
   }
 
@@ -465,21 +494,22 @@ final class LoadRun {
     try {
       transport.send(ApiRequest.getReview("albumstore-client-preflight"));
     } catch (IOException e) {
-      throw new UnreachableServerException(cfg.url(), e);
+      throw new UnreachableServerException(cfg.target().url(), e);
     }
   }
 
   /**
-   * Iterations before the measured load, outside the statistics but in the ledger (verified): the
-   * course's start-up phase, then the warm-up (JIT, connections, server caches), whose threads are
-   * as many as the first group's.
+   * Iterations before the measured load, outside the statistics but in the acknowledged writes
+   * (verified): the course's start-up phase, then the warm-up (JIT, connections, server caches),
+   * whose threads are as many as the first group's.
    */
   private void runUnmeasured(Writers unmeasured, Shared shared, RunWatch watch)
       throws InterruptedException {
-    if (cfg.startupPhase() || cfg.warmupIterations() > 0) {
+    ClientConfig.Writes writes = cfg.writes();
+    if (writes.startupPhase() || writes.warmupIterations() > 0) {
       watch.phase(RunPhase.WARMUP);
     }
-    if (cfg.startupPhase()) {
+    if (writes.startupPhase()) {
       log.info(
           "start-up phase: {} threads x {} iterations",
           ClientCommand.STARTUP_THREADS,
@@ -487,9 +517,10 @@ final class LoadRun {
       runUnmeasured(
           unmeasured, "s", ClientCommand.STARTUP_THREADS, ClientCommand.STARTUP_ITERATIONS, shared);
     }
-    if (cfg.warmupIterations() > 0) {
-      log.info("warm-up: {} threads x {} iterations", cfg.groupSize(), cfg.warmupIterations());
-      runUnmeasured(unmeasured, "w", cfg.groupSize(), cfg.warmupIterations(), shared);
+    if (writes.warmupIterations() > 0) {
+      int threads = cfg.groups().size();
+      log.info("warm-up: {} threads x {} iterations", threads, writes.warmupIterations());
+      runUnmeasured(unmeasured, "w", threads, writes.warmupIterations(), shared);
     }
   }
 
@@ -505,12 +536,12 @@ final class LoadRun {
             i ->
                 api.task(
                     new WriterJob(
-                        cfg.workload(),
+                        cfg.writes().workload(),
                         Pacer.UNPACED,
                         shared.keys(),
                         prefix + i,
                         iterations,
-                        shared.ledger().newSegment(),
+                        shared.acknowledged().newSegment(),
                         shared.recent(),
                         this::stopped,
                         false)),
@@ -527,7 +558,7 @@ final class LoadRun {
    */
   private Writers writers(
       Transport transport, RequestObserver observer, AlbumImage image, HistoryWriter history) {
-    RetryPolicy policy = RetryPolicy.of(cfg.retries());
+    RetryPolicy policy = RetryPolicy.of(cfg.target().retries());
     return new Writers(
         AlbumStoreClient.create(transport, policy, observer, image),
         transport instanceof AsyncTransport async
@@ -569,7 +600,8 @@ final class LoadRun {
     return new WorkloadListener() {
       @Override
       public void groupStarted(int group, int threads) {
-        log.info("thread group {}/{} started ({} threads)", group + 1, cfg.groups(), threads);
+        log.info(
+            "thread group {}/{} started ({} threads)", group + 1, cfg.groups().count(), threads);
       }
 
       @Override

@@ -9,7 +9,7 @@ import org.albumstore.client.internal.http.RetryPolicy;
 import org.albumstore.client.internal.http.Sleeper;
 import org.albumstore.client.internal.http.Transport;
 import org.albumstore.client.internal.live.RunWatch;
-import org.albumstore.client.internal.verify.AlbumLedger;
+import org.albumstore.client.internal.verify.AcknowledgedWrites;
 import org.albumstore.client.internal.verify.VerificationResult;
 import org.albumstore.client.internal.verify.Verifier;
 import org.slf4j.Logger;
@@ -28,7 +28,7 @@ final class PostLoadCheck {
   static final Duration SETTLE = Duration.ofSeconds(10);
   private static final Logger log = LoggerFactory.getLogger(PostLoadCheck.class);
 
-  private final ClientConfig cfg;
+  private final ClientConfig.Verification verification;
   private final Sleeper sleeper;
   private final RunWatch watch;
 
@@ -36,8 +36,8 @@ final class PostLoadCheck {
    * @param sleeper used for every wait; it throws InterruptedException when the run is stopped
    * @param watch told when the verification starts and of each album it reads
    */
-  PostLoadCheck(ClientConfig cfg, Sleeper sleeper, RunWatch watch) {
-    this.cfg = cfg;
+  PostLoadCheck(ClientConfig.Verification verification, Sleeper sleeper, RunWatch watch) {
+    this.verification = verification;
     this.sleeper = sleeper;
     this.watch = watch;
   }
@@ -49,10 +49,10 @@ final class PostLoadCheck {
       long loadEndEpochMillis,
       Transport transport,
       AlbumImage image,
-      AlbumLedger ledger)
+      AcknowledgedWrites acknowledged)
       throws InterruptedException {
     DrainWaiter.Result drain =
-        DrainWaiter.await(sampler, loadEndEpochMillis, cfg.drainTimeout(), sleeper);
+        DrainWaiter.await(sampler, loadEndEpochMillis, verification.drainTimeout(), sleeper);
     Duration recheck;
     String note;
     switch (drain.status()) {
@@ -62,21 +62,21 @@ final class PostLoadCheck {
       }
       case TIMED_OUT -> {
         recheck = Duration.ZERO;
-        note = "queue did not drain within " + cfg.drainTimeout().toSeconds() + " s";
+        note = "queue did not drain within " + verification.drainTimeout().toSeconds() + " s";
       }
       default -> {
-        recheck = cfg.drainTimeout();
+        recheck = verification.drainTimeout();
         note = "no complete queue figures; counts polled until they agreed or the drain timeout";
       }
     }
-    log.info("verifying {} albums ({})", ledger.albums(), note);
+    log.info("verifying {} albums ({})", acknowledged.albums(), note);
     // Its own client: these reads are not part of the load's statistics, and an album that
     // disagrees is re-read by the verifier's loop rather than by quick retries.
-    watch.verifying(ledger.albums());
+    watch.verifying(acknowledged.albums());
     AlbumStoreClient reader =
         AlbumStoreClient.create(transport, RetryPolicy.of(0), watch.verifyObserver(), image);
     VerificationResult r =
-        new Verifier(reader, cfg.verifyThreads(), sleeper).verify(ledger, recheck);
+        new Verifier(reader, verification.threads(), sleeper).verify(acknowledged, recheck);
     return new Outcome(
         drain,
         new RunSummary.Verification(

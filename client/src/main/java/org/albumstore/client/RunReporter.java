@@ -27,7 +27,7 @@ import org.albumstore.client.internal.report.SpectrumChart;
 import org.albumstore.client.internal.report.StepsCsv;
 import org.albumstore.client.internal.stats.RunStatistics;
 import org.albumstore.client.internal.tiers.TierCalculator;
-import org.albumstore.client.internal.verify.LedgerFile;
+import org.albumstore.client.internal.verify.AcknowledgedCsv;
 import org.albumstore.common.config.AmqpSettings;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -64,7 +64,7 @@ final class RunReporter {
   }
 
   Path acknowledgedCsv() {
-    return dir.resolve(LedgerFile.NAME);
+    return dir.resolve(AcknowledgedCsv.NAME);
   }
 
   Path timelineCsv() {
@@ -85,7 +85,7 @@ final class RunReporter {
     TypeStats writes = run.stats().allWrites(wall);
     List<TypeStats> rows = new ArrayList<>(types);
     rows.add(writes);
-    List<ThresholdResult> thresholds = Thresholds.check(cfg.thresholds(), rows);
+    List<ThresholdResult> thresholds = Thresholds.check(cfg.output().thresholds(), rows);
     RunSummary summary =
         new RunSummary(
             "albumstore-client",
@@ -213,55 +213,64 @@ final class RunReporter {
 
   /** This run beside --baseline's, or null without one (or when it cannot be read: logged). */
   private Comparison compareWithBaseline(List<TypeStats> rows) {
-    if (cfg.baseline() == null) {
+    if (cfg.output().baseline().isEmpty()) {
       return null;
     }
+    Path baseline = cfg.output().baseline().get();
     try {
-      RunSummary before = JsonSummary.read(cfg.baseline());
+      RunSummary before = JsonSummary.read(baseline);
       List<TypeStats> beforeRows = new ArrayList<>(before.requests());
       beforeRows.add(before.allWrites());
-      Path dirOfBaseline = cfg.baseline().toAbsolutePath().getParent();
+      Path dirOfBaseline = baseline.toAbsolutePath().getParent();
       return Comparison.of(
           before.runId(),
-          cfg.baseline().toString(),
+          baseline.toString(),
           beforeRows,
           Timelines.series(dirOfBaseline.resolve(TIMELINE_CSV)),
           rows,
           Timelines.series(timelineCsv()));
     } catch (IOException | RuntimeException e) {
-      log.warn("baseline {} not compared: {}", cfg.baseline(), e.toString());
+      log.warn("baseline {} not compared: {}", baseline, e.toString());
       return null;
     }
   }
 
   private RunSummary.Settings settings() {
+    ClientConfig.Target target = cfg.target();
+    ClientConfig.Groups groups = cfg.groups();
+    ClientConfig.Writes writes = cfg.writes();
+    ClientConfig.Pacing pacing = cfg.pacing();
+    ClientConfig.Broker broker = cfg.broker();
     return new RunSummary.Settings(
-        cfg.url(),
-        cfg.groupSize(),
-        cfg.groups(),
-        cfg.delay().toMillis() / 1000.0,
-        cfg.iterations(),
-        cfg.getThreads(),
-        cfg.retries(),
-        cfg.timeout().toMillis() / 1000.0,
-        cfg.rate(),
-        cfg.warmupIterations(),
+        target.url(),
+        groups.size(),
+        groups.count(),
+        groups.delay().toMillis() / 1000.0,
+        writes.iterations(),
+        groups.readers(),
+        target.retries(),
+        target.timeout().toMillis() / 1000.0,
+        pacing.rate(),
+        writes.warmupIterations(),
         image.source(),
         image.bytes().length,
-        cfg.queue(),
-        cfg.rmqApi() == null ? "none" : cfg.rmqApi(),
-        cfg.amqpUri() == null
-            ? "none"
-            : new AmqpSettings(cfg.amqpUri(), cfg.queue(), AmqpSettings.QueueType.CLASSIC)
-                .redactedUri(),
-        cfg.verify(),
-        cfg.drainTimeout().toMillis() / 1000.0,
-        cfg.workload().cliName(),
-        cfg.startupPhase(),
-        cfg.duration().toMillis() / 1000.0,
-        cfg.rateSteps(),
-        cfg.rateRamp(),
-        cfg.stepDuration().toMillis() / 1000.0);
+        broker.queue(),
+        broker.managementApi().map(ClientConfig.ManagementApi::url).orElse("none"),
+        broker
+            .amqpUri()
+            .map(
+                uri ->
+                    new AmqpSettings(uri, broker.queue(), AmqpSettings.QueueType.CLASSIC)
+                        .redactedUri())
+            .orElse("none"),
+        cfg.verification().enabled(),
+        cfg.verification().drainTimeout().toMillis() / 1000.0,
+        writes.workload().cliName(),
+        writes.startupPhase(),
+        pacing.duration().toMillis() / 1000.0,
+        pacing.steps(),
+        pacing.ramp(),
+        pacing.stepDuration().toMillis() / 1000.0);
   }
 
   private RunSummary.Broker broker(RunOutcome.Queue queue) {
@@ -271,7 +280,7 @@ final class RunReporter {
     BrokerSampler.Aggregate a = sampler.aggregate();
     return new RunSummary.Broker(
         sampler.source(),
-        cfg.queue(),
+        cfg.broker().queue(),
         a.maxDepth(),
         atEnd.depthKnown() ? atEnd.depth() : null,
         drain.status().name().toLowerCase(java.util.Locale.ROOT).replace('_', '-'),

@@ -39,80 +39,110 @@ class ClientCommandTest {
   @Test
   void noArgumentsGiveTheDocumentedDefaults() {
     ClientConfig c = parse();
-    assertThat(c.url()).isEqualTo("http://127.0.0.1:8080/albumstore");
-    assertThat(c.groupSize()).isEqualTo(10);
-    assertThat(c.groups()).isEqualTo(1);
-    assertThat(c.delay()).isEqualTo(Duration.ofSeconds(2));
-    assertThat(c.iterations()).isEqualTo(100);
-    assertThat(c.getThreads()).isZero();
-    assertThat(c.retries()).isEqualTo(5);
-    assertThat(c.timeout()).isEqualTo(Duration.ofSeconds(30));
-    assertThat(c.rate()).isZero();
-    assertThat(c.warmupIterations()).isZero();
-    assertThat(c.image()).isNull();
-    assertThat(c.outDir()).isEqualTo(Path.of("results", "runs", "20251122-083201"));
-    assertThat(c.rmqApi()).isEqualTo("http://127.0.0.1:15672");
-    assertThat(c.rmqUser()).isEqualTo("guest");
-    assertThat(c.rmqPassword()).isEqualTo("guest");
-    assertThat(c.vhost()).isEqualTo("/");
-    assertThat(c.queue()).isEqualTo("albumstore.writes");
-    assertThat(c.amqpUri()).isEqualTo(CommonSettings.AMQP_URI.defaultValue());
-    assertThat(c.verify()).isTrue();
-    assertThat(c.drainTimeout()).isEqualTo(Duration.ofSeconds(120));
-    assertThat(c.verifyThreads()).isEqualTo(8);
-    assertThat(c.progress()).isTrue();
-    assertThat(c.serverMetrics()).isEqualTo("http://127.0.0.1:8080/albumstore/metrics");
-    assertThat(c.consumerMetrics()).isEqualTo("http://127.0.0.1:9091/metrics");
-    assertThat(c.workload()).isEqualTo(Workload.ALBUM_REVIEWS);
-    assertThat(c.startupPhase()).isFalse();
+    assertThat(c.target().url()).isEqualTo("http://127.0.0.1:8080/albumstore");
+    assertThat(c.groups().size()).isEqualTo(10);
+    assertThat(c.groups().count()).isEqualTo(1);
+    assertThat(c.groups().delay()).isEqualTo(Duration.ofSeconds(2));
+    assertThat(c.writes().iterations()).isEqualTo(100);
+    assertThat(c.groups().readers()).isZero();
+    assertThat(c.target().retries()).isEqualTo(5);
+    assertThat(c.target().timeout()).isEqualTo(Duration.ofSeconds(30));
+    assertThat(c.pacing().rate()).isZero();
+    assertThat(c.writes().warmupIterations()).isZero();
+    assertThat(c.writes().image()).isEmpty();
+    assertThat(c.output().dir()).isEqualTo(Path.of("results", "runs", "20251122-083201"));
+    assertThat(c.broker().managementApi().map(ClientConfig.ManagementApi::url))
+        .contains("http://127.0.0.1:15672");
+    assertThat(c.broker().managementApi().orElseThrow().user()).isEqualTo("guest");
+    assertThat(c.broker().managementApi().orElseThrow().password()).isEqualTo("guest");
+    assertThat(c.broker().managementApi().orElseThrow().vhost()).isEqualTo("/");
+    assertThat(c.broker().queue()).isEqualTo("albumstore.writes");
+    assertThat(c.broker().amqpUri()).contains(CommonSettings.AMQP_URI.defaultValue());
+    assertThat(c.verification().enabled()).isTrue();
+    assertThat(c.verification().drainTimeout()).isEqualTo(Duration.ofSeconds(120));
+    assertThat(c.verification().threads()).isEqualTo(8);
+    assertThat(c.output().progress()).isTrue();
+    assertThat(c.tiers().serverMetrics()).contains("http://127.0.0.1:8080/albumstore/metrics");
+    assertThat(c.tiers().consumerMetrics()).contains("http://127.0.0.1:9091/metrics");
+    assertThat(c.writes().workload()).isEqualTo(Workload.ALBUM_REVIEWS);
+    assertThat(c.writes().startupPhase()).isFalse();
   }
 
   @Test
   void workloadAndStartupPhaseAreParsedAndAnUnknownWorkloadNamesTheChoices() {
     ClientConfig c = parse("--workload", "post-get", "--startup-phase");
-    assertThat(c.workload()).isEqualTo(Workload.POST_GET);
-    assertThat(c.startupPhase()).isTrue();
-    assertThat(parse("--workload", "album-reviews").workload()).isEqualTo(Workload.ALBUM_REVIEWS);
+    assertThat(c.writes().workload()).isEqualTo(Workload.POST_GET);
+    assertThat(c.writes().startupPhase()).isTrue();
+    assertThat(parse("--workload", "album-reviews").writes().workload())
+        .isEqualTo(Workload.ALBUM_REVIEWS);
     assertThatThrownBy(() -> parse("--workload", "get-post"))
         .hasMessageContaining("--workload")
         .hasMessageContaining("album-reviews, post-get");
     // The course's positional form takes the options too.
-    assertThat(parse("10", "2", "1", "http://h:1/a", "--workload", "post-get").workload())
+    assertThat(parse("10", "2", "1", "http://h:1/a", "--workload", "post-get").writes().workload())
         .isEqualTo(Workload.POST_GET);
   }
 
   @Test
   void transportAndIoThreadsAreParsedAndAnUnknownTransportNamesTheChoices() {
     ClientConfig defaults = parse();
-    assertThat(defaults.transport()).isEqualTo(TransportKind.NETTY);
-    assertThat(defaults.ioThreads()).isEqualTo(Runtime.getRuntime().availableProcessors());
+    assertThat(defaults.target().transport()).isEqualTo(TransportKind.NETTY);
+    assertThat(defaults.target().ioThreads()).isEqualTo(Runtime.getRuntime().availableProcessors());
     ClientConfig c = parse("--transport", "classic", "--io-threads", "3");
-    assertThat(c.transport()).isEqualTo(TransportKind.CLASSIC);
-    assertThat(c.ioThreads()).isEqualTo(3);
+    assertThat(c.target().transport()).isEqualTo(TransportKind.CLASSIC);
+    assertThat(c.target().ioThreads()).isEqualTo(3);
     assertThatThrownBy(() -> parse("--transport", "okhttp"))
         .hasMessageContaining("--transport")
         .hasMessageContaining("netty, classic");
     assertThatThrownBy(() -> parse("--io-threads", "0")).hasMessageContaining("--io-threads");
   }
 
+  /** The option's help as {@code --help} prints it, its default filled in. */
+  private static String help(String option) {
+    OptionSpec o = new CommandLine(new ClientCommand()).getCommandSpec().findOption(option);
+    return String.join(" ", o.renderedDescription());
+  }
+
   @Test
   void theTransportsHelpStatesTheRealDefault() {
-    OptionSpec o = new CommandLine(new ClientCommand()).getCommandSpec().findOption("--transport");
-    assertThat(String.join(" ", o.description()))
-        .endsWith("Default: " + ClientCommand.DEFAULT_TRANSPORT.cliName() + ".");
+    assertThat(help("--transport"))
+        .endsWith("Default: " + parse().target().transport().cliName() + ".");
   }
 
   @Test
   void theWorkloadsHelpStatesTheRealDefault() {
-    OptionSpec o = new CommandLine(new ClientCommand()).getCommandSpec().findOption("--workload");
-    assertThat(String.join(" ", o.description()))
-        .endsWith("Default: " + ClientCommand.DEFAULT_WORKLOAD.cliName() + ".");
+    assertThat(help("--workload"))
+        .endsWith("Default: " + parse().writes().workload().cliName() + ".");
+  }
+
+  @Test
+  void theHelpStatesTheDefaultsTheRunGets() {
+    ClientConfig c = parse();
+    assertThat(help("--group-size")).endsWith("Default: " + c.groups().size() + ".");
+    assertThat(help("--groups")).endsWith("Default: " + c.groups().count() + ".");
+    assertThat(help("--delay")).endsWith("Default: " + c.groups().delay().toSeconds() + ".");
+    assertThat(help("--iterations")).endsWith("Default: " + c.writes().iterations() + ".");
+    assertThat(help("--retries")).endsWith("Default: " + c.target().retries() + ".");
+    assertThat(help("--timeout")).endsWith("Default: " + c.target().timeout().toSeconds() + ".");
+    assertThat(help("--step-duration"))
+        .endsWith("Default: " + c.pacing().stepDuration().toSeconds() + ".");
+    assertThat(help("--drain-timeout"))
+        .endsWith("Default: " + c.verification().drainTimeout().toSeconds() + ".");
+    assertThat(help("--verify-threads")).endsWith("Default: " + c.verification().threads() + ".");
+    assertThat(help("--vhost"))
+        .endsWith("Default: " + c.broker().managementApi().orElseThrow().vhost() + ".");
+    assertThat(help("--live-linger"))
+        .endsWith("Default: " + c.watching().linger().toSeconds() + ".");
+    assertThat(help("--bind")).endsWith("Default: " + c.watching().bind() + ".");
+    assertThat(help("--live-port"))
+        .endsWith("Default: " + parse("--live").watching().livePort() + " with --live.");
+    assertThat(c.watching().livePort()).isEqualTo(-1);
   }
 
   @Test
   void metricsUrlsFollowTheBaseUrlTheEnvironmentAndTheFlagsAndNoneTurnsThemOff() {
     ClientConfig derived = parse("--url", "http://10.0.0.5:8080/albumstore/");
-    assertThat(derived.serverMetrics()).isEqualTo("http://10.0.0.5:8080/albumstore/metrics");
+    assertThat(derived.tiers().serverMetrics()).contains("http://10.0.0.5:8080/albumstore/metrics");
 
     Env env =
         Env.of(
@@ -120,13 +150,13 @@ class ClientCommandTest {
                 ClientSettings.SERVER_METRICS.variable(), "http://s:1/m",
                 ClientSettings.CONSUMER_METRICS.variable(), "none"));
     ClientConfig fromEnv = parse(env);
-    assertThat(fromEnv.serverMetrics()).isEqualTo("http://s:1/m");
-    assertThat(fromEnv.consumerMetrics()).isNull();
+    assertThat(fromEnv.tiers().serverMetrics()).contains("http://s:1/m");
+    assertThat(fromEnv.tiers().consumerMetrics()).isEmpty();
 
     ClientConfig flags =
         parse(env, "--server-metrics", "none", "--consumer-metrics", "http://c:2/metrics");
-    assertThat(flags.serverMetrics()).isNull();
-    assertThat(flags.consumerMetrics()).isEqualTo("http://c:2/metrics");
+    assertThat(flags.tiers().serverMetrics()).isEmpty();
+    assertThat(flags.tiers().consumerMetrics()).contains("http://c:2/metrics");
 
     assertThatThrownBy(() -> parse("--consumer-metrics", "127.0.0.1:9091"))
         .isInstanceOf(IllegalArgumentException.class)
@@ -136,10 +166,10 @@ class ClientCommandTest {
   @Test
   void courseFormSetsGroupsDelayAndUrl() {
     ClientConfig c = parse("10", "30", "2", "http://10.0.0.5:8080/albumstore/");
-    assertThat(c.groupSize()).isEqualTo(10);
-    assertThat(c.groups()).isEqualTo(30);
-    assertThat(c.delay()).isEqualTo(Duration.ofSeconds(2));
-    assertThat(c.url()).isEqualTo("http://10.0.0.5:8080/albumstore");
+    assertThat(c.groups().size()).isEqualTo(10);
+    assertThat(c.groups().count()).isEqualTo(30);
+    assertThat(c.groups().delay()).isEqualTo(Duration.ofSeconds(2));
+    assertThat(c.target().url()).isEqualTo("http://10.0.0.5:8080/albumstore");
   }
 
   @Test
@@ -159,9 +189,9 @@ class ClientCommandTest {
   @Test
   void threadsIsOneGroup() {
     ClientConfig c = parse("--threads", "256", "--iterations", "7");
-    assertThat(c.groupSize()).isEqualTo(256);
-    assertThat(c.groups()).isEqualTo(1);
-    assertThat(c.iterations()).isEqualTo(7);
+    assertThat(c.groups().size()).isEqualTo(256);
+    assertThat(c.groups().count()).isEqualTo(1);
+    assertThat(c.writes().iterations()).isEqualTo(7);
     assertThatThrownBy(() -> parse("--threads", "4", "--groups", "2"))
         .hasMessageContaining("--threads cannot be combined");
   }
@@ -210,59 +240,75 @@ class ClientCommandTest {
             "--verify-threads",
             "3",
             "--no-progress");
-    assertThat(c.url()).isEqualTo("http://127.0.0.1:9/x");
-    assertThat(c.groupSize()).isEqualTo(3);
-    assertThat(c.groups()).isEqualTo(4);
-    assertThat(c.delay()).isEqualTo(Duration.ofMillis(500));
-    assertThat(c.getThreads()).isEqualTo(2);
-    assertThat(c.retries()).isEqualTo(1);
-    assertThat(c.timeout()).isEqualTo(Duration.ofSeconds(5));
-    assertThat(c.rate()).isEqualTo(250.5);
-    assertThat(c.warmupIterations()).isEqualTo(3);
-    assertThat(c.image()).isEqualTo(Path.of("a.png"));
-    assertThat(c.outDir()).isEqualTo(Path.of("o"));
-    assertThat(c.rmqApi()).isNull();
-    assertThat(c.rmqUser()).isEqualTo("u");
-    assertThat(c.rmqPassword()).isEqualTo("p");
-    assertThat(c.vhost()).isEqualTo("v");
-    assertThat(c.queue()).isEqualTo("q");
-    assertThat(c.amqpUri()).isEqualTo("amqps://u:p@mq.example:5671");
-    assertThat(c.verify()).isFalse();
-    assertThat(c.drainTimeout()).isEqualTo(Duration.ofSeconds(9));
-    assertThat(c.verifyThreads()).isEqualTo(3);
-    assertThat(c.progress()).isFalse();
+    assertThat(c.target().url()).isEqualTo("http://127.0.0.1:9/x");
+    assertThat(c.groups().size()).isEqualTo(3);
+    assertThat(c.groups().count()).isEqualTo(4);
+    assertThat(c.groups().delay()).isEqualTo(Duration.ofMillis(500));
+    assertThat(c.groups().readers()).isEqualTo(2);
+    assertThat(c.target().retries()).isEqualTo(1);
+    assertThat(c.target().timeout()).isEqualTo(Duration.ofSeconds(5));
+    assertThat(c.pacing().rate()).isEqualTo(250.5);
+    assertThat(c.writes().warmupIterations()).isEqualTo(3);
+    assertThat(c.writes().image()).contains(Path.of("a.png"));
+    assertThat(c.output().dir()).isEqualTo(Path.of("o"));
+    assertThat(c.broker().managementApi()).isEmpty();
+    assertThat(c.broker().queue()).isEqualTo("q");
+    assertThat(c.broker().amqpUri()).contains("amqps://u:p@mq.example:5671");
+    assertThat(c.verification().enabled()).isFalse();
+    assertThat(c.verification().drainTimeout()).isEqualTo(Duration.ofSeconds(9));
+    assertThat(c.verification().threads()).isEqualTo(3);
+    assertThat(c.output().progress()).isFalse();
+    // The management API's user, password and vhost go with it: parsed whenever it is on.
+    ClientConfig.ManagementApi api =
+        parse(
+                "--rmq-api",
+                "http://127.0.0.1:9/api",
+                "--rmq-user",
+                "u",
+                "--rmq-password",
+                "p",
+                "--vhost",
+                "v")
+            .broker()
+            .managementApi()
+            .orElseThrow();
+    assertThat(api.url()).isEqualTo("http://127.0.0.1:9/api");
+    assertThat(api.user()).isEqualTo("u");
+    assertThat(api.password()).isEqualTo("p");
+    assertThat(api.vhost()).isEqualTo("v");
+    assertThat(api.toString()).doesNotContain("password");
   }
 
   @Test
   void withoutTheNewFlagsARunIsBoundedByIterationsAndHasNoThresholds() {
     ClientConfig c = parse();
-    assertThat(c.duration()).isZero();
-    assertThat(c.rateSteps()).isEmpty();
-    assertThat(c.stepDuration()).isEqualTo(Duration.ofSeconds(10));
-    assertThat(c.thresholds()).isEmpty();
-    assertThat(c.baseline()).isNull();
-    assertThat(c.runId()).isNull();
+    assertThat(c.pacing().duration()).isZero();
+    assertThat(c.pacing().steps()).isEmpty();
+    assertThat(c.pacing().stepDuration()).isEqualTo(Duration.ofSeconds(10));
+    assertThat(c.output().thresholds()).isEmpty();
+    assertThat(c.output().baseline()).isEmpty();
+    assertThat(c.output().runId()).isEmpty();
   }
 
   @Test
   void aDurationAloneLeavesTheIterationsUnboundedAndBothTogetherKeepTheIterations() {
     ClientConfig timed = parse("--duration", "2.5");
-    assertThat(timed.duration()).isEqualTo(Duration.ofMillis(2500));
-    assertThat(timed.iterations()).isEqualTo(RunSummary.UNBOUNDED_ITERATIONS);
+    assertThat(timed.pacing().duration()).isEqualTo(Duration.ofMillis(2500));
+    assertThat(timed.writes().iterations()).isEqualTo(RunSummary.UNBOUNDED_ITERATIONS);
     ClientConfig both = parse("--duration", "30", "--iterations", "7");
-    assertThat(both.duration()).isEqualTo(Duration.ofSeconds(30));
-    assertThat(both.iterations()).isEqualTo(7);
+    assertThat(both.pacing().duration()).isEqualTo(Duration.ofSeconds(30));
+    assertThat(both.writes().iterations()).isEqualTo(7);
     assertThatThrownBy(() -> parse("--duration", "-1")).hasMessageContaining("--duration");
   }
 
   @Test
   void rateStepsLastTheirStepsUnlessADurationIsGivenAndExcludeAFixedRate() {
     ClientConfig c = parse("--rate-steps", "1000,2000,4000", "--step-duration", "5");
-    assertThat(c.rateSteps()).containsExactly(1000.0, 2000.0, 4000.0);
-    assertThat(c.stepDuration()).isEqualTo(Duration.ofSeconds(5));
-    assertThat(c.duration()).isEqualTo(Duration.ofSeconds(15));
-    assertThat(c.iterations()).isEqualTo(RunSummary.UNBOUNDED_ITERATIONS);
-    assertThat(parse("--rate-steps", "10,20", "--duration", "60").duration())
+    assertThat(c.pacing().steps()).containsExactly(1000.0, 2000.0, 4000.0);
+    assertThat(c.pacing().stepDuration()).isEqualTo(Duration.ofSeconds(5));
+    assertThat(c.pacing().duration()).isEqualTo(Duration.ofSeconds(15));
+    assertThat(c.writes().iterations()).isEqualTo(RunSummary.UNBOUNDED_ITERATIONS);
+    assertThat(parse("--rate-steps", "10,20", "--duration", "60").pacing().duration())
         .isEqualTo(Duration.ofSeconds(60));
     assertThatThrownBy(() -> parse("--rate-steps", "10", "--rate", "5"))
         .hasMessageContaining("--rate and --rate-steps");
@@ -274,9 +320,9 @@ class ClientCommandTest {
   @Test
   void aRampNeedsADurationAndExcludesTheOtherOpenModels() {
     ClientConfig c = parse("--rate-ramp", "100,900", "--duration", "30");
-    assertThat(c.rateRamp()).containsExactly(100.0, 900.0);
-    assertThat(c.duration()).isEqualTo(Duration.ofSeconds(30));
-    assertThat(parse().rateRamp()).isEmpty();
+    assertThat(c.pacing().ramp()).containsExactly(100.0, 900.0);
+    assertThat(c.pacing().duration()).isEqualTo(Duration.ofSeconds(30));
+    assertThat(parse().pacing().ramp()).isEmpty();
     assertThatThrownBy(() -> parse("--rate-ramp", "100,900")).hasMessageContaining("--duration");
     assertThatThrownBy(() -> parse("--rate-ramp", "100", "--duration", "5"))
         .hasMessageContaining("FROM,TO");
@@ -296,7 +342,7 @@ class ClientCommandTest {
             "0.01",
             "--min-throughput",
             "GET /review=100");
-    assertThat(c.thresholds())
+    assertThat(c.output().thresholds())
         .containsExactly(
             new Threshold(Threshold.Metric.MAX_P99, "all writes", 50),
             new Threshold(Threshold.Metric.MAX_P99, "POST /albums", 80),
@@ -315,8 +361,8 @@ class ClientCommandTest {
   void runIdAndBaselineAreCheckedBeforeTheRun(@TempDir Path tmp) throws Exception {
     Path summary = Files.writeString(tmp.resolve("summary.json"), "{}");
     ClientConfig c = parse("--run-id", "bench-7", "--baseline", summary.toString());
-    assertThat(c.runId()).isEqualTo("bench-7");
-    assertThat(c.baseline()).isEqualTo(summary);
+    assertThat(c.output().runId()).contains("bench-7");
+    assertThat(c.output().baseline()).contains(summary);
     assertThatThrownBy(() -> parse("--run-id", "a b")).hasMessageContaining("--run-id");
     assertThatThrownBy(() -> parse("--baseline", tmp.resolve("missing.json").toString()))
         .hasMessageContaining("--baseline");
@@ -347,13 +393,15 @@ class ClientCommandTest {
                 "ALBUMSTORE_AMQP_URI", "amqp://a:b@127.0.0.2:5672",
                 "ALBUMSTORE_QUEUE", "other.queue"));
     ClientConfig c = parse(env);
-    assertThat(c.url()).isEqualTo("http://127.0.0.2:8080/albumstore");
-    assertThat(c.rmqApi()).isEqualTo("http://127.0.0.2:15672");
-    assertThat(c.rmqUser()).isEqualTo("admin");
-    assertThat(c.rmqPassword()).isEqualTo("secret");
-    assertThat(c.amqpUri()).isEqualTo("amqp://a:b@127.0.0.2:5672");
-    assertThat(c.queue()).isEqualTo("other.queue");
-    assertThat(parse(env, "--url", "http://127.0.0.3:1/a").url()).isEqualTo("http://127.0.0.3:1/a");
+    assertThat(c.target().url()).isEqualTo("http://127.0.0.2:8080/albumstore");
+    assertThat(c.broker().managementApi().map(ClientConfig.ManagementApi::url))
+        .contains("http://127.0.0.2:15672");
+    assertThat(c.broker().managementApi().orElseThrow().user()).isEqualTo("admin");
+    assertThat(c.broker().managementApi().orElseThrow().password()).isEqualTo("secret");
+    assertThat(c.broker().amqpUri()).contains("amqp://a:b@127.0.0.2:5672");
+    assertThat(c.broker().queue()).isEqualTo("other.queue");
+    assertThat(parse(env, "--url", "http://127.0.0.3:1/a").target().url())
+        .isEqualTo("http://127.0.0.3:1/a");
   }
 
   @Test
@@ -371,7 +419,7 @@ class ClientCommandTest {
       if (arg.isOption() && (((OptionSpec) arg).usageHelp() || ((OptionSpec) arg).versionHelp())) {
         continue; // picocli's own --help and --version
       }
-      String text = String.join(" ", arg.description());
+      String text = String.join(" ", arg.renderedDescription());
       // The last sentence of every description states the default.
       assertThat(text).as("help of %s", arg).contains("Default: ");
       String last = text.substring(text.lastIndexOf("Default: "));

@@ -80,7 +80,7 @@ class BrokerOutageIT {
           double recoverySeconds =
               firstOkAfter == Long.MAX_VALUE ? Double.NaN : (firstOkAfter - restoredAt) / 1e9;
 
-          Finish.Outcome end = Finish.drainStopAndAudit(stack, load.ledger(), 0);
+          Finish.Outcome end = Finish.drainStopAndAudit(stack, load.acknowledged(), 0);
           Summary.record(
               Summary.loadLine(
                   "scenario 3 (broker unreachable from the server for "

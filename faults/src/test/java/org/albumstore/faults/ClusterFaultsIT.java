@@ -24,8 +24,8 @@ import org.junit.jupiter.api.Test;
  * members each, their leaders on different nodes; C1 and C6 break partition 0's leader's node)
  * behind HAProxy in {@code mode tcp}, two server processes behind HAProxy in {@code mode http}
  * ({@code leastconn}, {@code /health}), consumer processes, the shared test database. Every
- * scenario ends with the ledger audit exact: every acknowledged write applied once, nothing counted
- * twice.
+ * scenario ends with the audit of the acknowledged writes exact: every acknowledged write applied
+ * once, nothing counted twice.
  *
  * <p>The cluster and the balancer are shared by the scenarios (starting three nodes takes half a
  * minute); each scenario has its own queue, servers and consumers. The partition (C6) also needs

@@ -38,7 +38,7 @@ class ConsumerKillIT {
           stack.startConsumer();
           load.awaitDone(Duration.ofSeconds(120));
 
-          Finish.Outcome end = Finish.drainStopAndAudit(stack, load.ledger(), 0);
+          Finish.Outcome end = Finish.drainStopAndAudit(stack, load.acknowledged(), 0);
           Summary.record(
               Summary.loadLine(
                   "scenario 1 (consumer SIGKILL mid-run, restarted)",

@@ -41,7 +41,7 @@ class ConsumerTermIT {
           stack.startConsumer();
           load.awaitDone(Duration.ofSeconds(120));
 
-          Finish.Outcome end = Finish.drainStopAndAudit(stack, load.ledger(), 0);
+          Finish.Outcome end = Finish.drainStopAndAudit(stack, load.acknowledged(), 0);
           Summary.record(
               Summary.loadLine(
                   "scenario 2 (consumer SIGTERM mid-run, restarted)",

@@ -83,7 +83,7 @@ class DatabaseFailoverIT {
           long failoverMillis = db.failover();
           load.awaitDone(Duration.ofSeconds(120));
 
-          Finish.Outcome end = Finish.drainStopAndAudit(stack, load.ledger(), 0);
+          Finish.Outcome end = Finish.drainStopAndAudit(stack, load.acknowledged(), 0);
           Summary.record(
               Summary.loadLine(
                   "scenario 8 (PostgreSQL failover, synchronous standby)",

@@ -35,7 +35,7 @@ class DatabaseOutageIT {
       ConsumerProcess consumer = stack.startConsumer("--prefetch", "50", "--batch-size", "50");
       try (ApiClient api = new ApiClient(stack.server().baseUrl(), 32, Timeout.ofSeconds(15))) {
         WriteLoad load = new WriteLoad(api, stack.runId, 16, 50, 100, Duration.ofSeconds(60), null);
-        try (Audit probe = new Audit(load.ledger(), stack.amqp, stack.db)) {
+        try (Audit probe = new Audit(load.acknowledged(), stack.amqp, stack.db)) {
           load.start();
           load.awaitAcked(load.plannedWrites() / 4, Duration.ofSeconds(60));
           boolean midRun = !load.isDone();
@@ -48,7 +48,7 @@ class DatabaseOutageIT {
           proxy.restore();
           load.awaitDone(Duration.ofSeconds(120));
 
-          Finish.Outcome end = Finish.drainStopAndAudit(stack, load.ledger(), 0);
+          Finish.Outcome end = Finish.drainStopAndAudit(stack, load.acknowledged(), 0);
           String log = consumer.output();
           Summary.record(
               Summary.loadLine(

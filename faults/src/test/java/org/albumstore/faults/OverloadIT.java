@@ -45,7 +45,7 @@ class OverloadIT {
             new WriteLoad(api, stack.runId, CLIENTS, 1, 0, Duration.ofSeconds(120), null).start();
         try {
           load.awaitDone(Duration.ofSeconds(180));
-          Finish.Outcome end = Finish.drainStopAndAudit(stack, load.ledger(), 0);
+          Finish.Outcome end = Finish.drainStopAndAudit(stack, load.acknowledged(), 0);
           Summary.record(
               Summary.loadLine(
                   "scenario 7 (overload: "

@@ -68,13 +68,13 @@ class PoisonMessageIT {
               WriteBundle good =
                   Bundles.reviews(List.of(new Review(UUID.randomUUID(), album, Vote.DISLIKE)));
               publish(ch, stack, EventCodec.encode(good), EventCodec.properties(good));
-              load.ledger().album(album).reviewAcked(Vote.DISLIKE);
+              load.acknowledged().album(album).reviewAcked(Vote.DISLIKE);
               Thread.sleep(30);
             }
           }
           load.awaitDone(Duration.ofSeconds(120));
 
-          Finish.Outcome end = Finish.drainStopAndAudit(stack, load.ledger(), sent.size());
+          Finish.Outcome end = Finish.drainStopAndAudit(stack, load.acknowledged(), sent.size());
           Map<String, String> reasons = new HashMap<>();
           List<String> wrongBodies = new ArrayList<>();
           GetResponse r;

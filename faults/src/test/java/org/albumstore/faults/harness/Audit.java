@@ -21,9 +21,9 @@ import org.albumstore.common.db.Databases;
 
 /**
  * The check every scenario ends with: after the queue drained, PostgreSQL holds exactly what the
- * clients were told. For every album of the {@link Ledger}: it exists if its POST got a 200, and
- * its likes and dislikes equal the reviews that got a 200 (no fewer: nothing lost; no more: nothing
- * counted twice), widened only by writes whose outcome the client never learned.
+ * clients were told. For every album of the {@link AcknowledgedWrites}: it exists if its POST got a
+ * 200, and its likes and dislikes equal the reviews that got a 200 (no fewer: nothing lost; no
+ * more: nothing counted twice), widened only by writes whose outcome the client never learned.
  *
  * <p>Two phases, because "drained" needs the consumer's help: {@link #awaitDrained} waits until the
  * queue is empty and the counters have reached the acknowledged figures and stopped moving; the
@@ -38,7 +38,7 @@ public final class Audit implements AutoCloseable {
   private static final String DELETE_COUNTS = "DELETE FROM album_reviews WHERE album_id = ANY(?)";
   private static final String DELETE_ALBUMS = "DELETE FROM albums WHERE album_id = ANY(?)";
 
-  private final Ledger ledger;
+  private final AcknowledgedWrites acknowledged;
   private final AmqpSettings amqp;
   private final HikariDataSource db;
   private final Connection broker;
@@ -84,8 +84,9 @@ public final class Audit implements AutoCloseable {
     }
   }
 
-  public Audit(Ledger ledger, AmqpSettings amqp, DatabaseSettings db) throws Exception {
-    this.ledger = ledger;
+  public Audit(AcknowledgedWrites acknowledged, AmqpSettings amqp, DatabaseSettings db)
+      throws Exception {
+    this.acknowledged = acknowledged;
     this.amqp = amqp;
     this.db = Databases.pool(db, "faults-audit", 2);
     this.broker = AmqpConnections.open(amqp, "faults-audit");
@@ -113,7 +114,7 @@ public final class Audit implements AutoCloseable {
     return n;
   }
 
-  /** Likes plus dislikes over the ledger's albums. */
+  /** Likes plus dislikes over the albums of the acknowledged writes. */
   public long reviewsStored() throws SQLException {
     return read().values().stream().mapToLong(c -> c[0] + c[1]).sum();
   }
@@ -124,8 +125,8 @@ public final class Audit implements AutoCloseable {
    */
   public void awaitDrained(Duration timeout) throws Exception {
     long deadline = System.nanoTime() + timeout.toNanos();
-    long wantReviews = ledger.reviewsAcked();
-    long wantAlbums = ledger.albumsAcked();
+    long wantReviews = acknowledged.reviewsAcked();
+    long wantAlbums = acknowledged.albumsAcked();
     String last = null;
     long stableSince = 0;
     while (true) {
@@ -162,13 +163,13 @@ public final class Audit implements AutoCloseable {
     }
   }
 
-  /** Compares the final rows with the ledger; call after the consumer stopped. */
+  /** Compares the final rows with the acknowledged writes; call after the consumer stopped. */
   public Result check(long expectedDeadLetters) throws Exception {
     Map<String, long[]> counts = read();
     Set<String> found = albumsFound();
     long mismatches = 0;
     List<String> samples = new ArrayList<>();
-    for (Ledger.Album a : ledger.albums()) {
+    for (AcknowledgedWrites.Album a : acknowledged.albums()) {
       long[] c = counts.getOrDefault(a.albumId, new long[2]);
       List<String> wrong = new ArrayList<>();
       if (a.isAlbumAcked() && !found.contains(a.albumId)) {
@@ -200,10 +201,10 @@ public final class Audit implements AutoCloseable {
     boolean passed = mismatches == 0 && left == 0 && dead == expectedDeadLetters;
     return new Result(
         passed,
-        ledger.albums().size(),
-        ledger.albumsAcked(),
-        ledger.reviewsAcked(),
-        ledger.unknownWrites(),
+        acknowledged.albums().size(),
+        acknowledged.albumsAcked(),
+        acknowledged.reviewsAcked(),
+        acknowledged.unknownWrites(),
         found.size(),
         counts.values().stream().mapToLong(c -> c[0] + c[1]).sum(),
         mismatches,
@@ -246,7 +247,7 @@ public final class Audit implements AutoCloseable {
   }
 
   private Array ids(java.sql.Connection c) throws SQLException {
-    return c.createArrayOf("text", ledger.albumIds().toArray());
+    return c.createArrayOf("text", acknowledged.albumIds().toArray());
   }
 
   /** Deletes this run's rows from the shared test database. */

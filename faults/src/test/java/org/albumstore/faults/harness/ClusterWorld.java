@@ -246,7 +246,7 @@ public final class ClusterWorld implements AutoCloseable {
 
   /** Drain, SIGTERM every consumer still running, audit; the run's rows are deleted. */
   public End finish(WriteLoad load) throws Exception {
-    try (Audit audit = new Audit(load.ledger(), amqp, stack.db())) {
+    try (Audit audit = new Audit(load.acknowledged(), amqp, stack.db())) {
       try {
         audit.awaitDrained(Duration.ofSeconds(120));
         long redeliveries = 0;

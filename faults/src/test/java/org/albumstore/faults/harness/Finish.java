@@ -23,9 +23,9 @@ public final class Finish {
 
   private Finish() {}
 
-  public static Outcome drainStopAndAudit(Stack stack, Ledger ledger, long expectedDeadLetters)
-      throws Exception {
-    try (Audit audit = new Audit(ledger, stack.amqp, stack.db)) {
+  public static Outcome drainStopAndAudit(
+      Stack stack, AcknowledgedWrites acknowledged, long expectedDeadLetters) throws Exception {
+    try (Audit audit = new Audit(acknowledged, stack.amqp, stack.db)) {
       try {
         audit.awaitDrained(Duration.ofSeconds(90));
         ConsumerProcess last = stack.lastConsumer();

@@ -17,8 +17,8 @@ import org.albumstore.faults.harness.ApiClient.Reply;
  * The bounded load every scenario runs: {@code threads} threads, each {@code iterations} times
  * {@code POST /albums}, two likes and one dislike on the album, every write with an Idempotency-Key
  * of its own. A write is retried with the same key after a 503 (honouring {@code Retry-After}) or
- * an I/O error until it gets a 200 or its time is up; then the {@link Ledger} records it as
- * acknowledged, or as unknown.
+ * an I/O error until it gets a 200 or its time is up; then the {@link AcknowledgedWrites} records
+ * it as acknowledged, or as unknown.
  *
  * <p>Bounded in count (threads × iterations × 4 writes) and in time (each write gives up after
  * {@code writeDeadline}); a pause after each iteration spreads the load over a few seconds, so a
@@ -32,7 +32,7 @@ public final class WriteLoad {
   private final long pauseMillis;
   private final Duration writeDeadline;
   private final Consumer<Reply> observer;
-  private final Ledger ledger = new Ledger();
+  private final AcknowledgedWrites acknowledged = new AcknowledgedWrites();
   private final LoadStats stats = new LoadStats();
   private final List<Thread> workers = new ArrayList<>();
   private final CountDownLatch startGate = new CountDownLatch(1);
@@ -104,7 +104,7 @@ public final class WriteLoad {
     String prefix = runId + "-t" + thread + "-i" + i + "-";
     String albumKey = prefix + "a";
     String albumId = Identifiers.albumIdForKey(albumKey);
-    Ledger.Album album = ledger.album(albumId);
+    AcknowledgedWrites.Album album = acknowledged.album(albumId);
     byte[] body =
         Multipart.album(
             Multipart.IMAGE,
@@ -121,7 +121,8 @@ public final class WriteLoad {
     review(album, Vote.DISLIKE, prefix + "d");
   }
 
-  private void review(Ledger.Album album, Vote vote, String key) throws InterruptedException {
+  private void review(AcknowledgedWrites.Album album, Vote vote, String key)
+      throws InterruptedException {
     String wire = vote == Vote.LIKE ? "like" : "dislike";
     Outcome o = write(() -> api.vote(wire, album.albumId, key), null);
     if (o == Outcome.ACKED) {
@@ -250,8 +251,8 @@ public final class WriteLoad {
     workers.forEach(Thread::interrupt);
   }
 
-  public Ledger ledger() {
-    return ledger;
+  public AcknowledgedWrites acknowledged() {
+    return acknowledged;
   }
 
   public LoadStats stats() {

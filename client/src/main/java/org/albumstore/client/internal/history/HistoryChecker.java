@@ -49,35 +49,17 @@ public final class HistoryChecker {
     HistoryModel model = new HistoryModel(history);
     Map<Property, PropertyResult> results = new EnumMap<>(Property.class);
     List<Violation> violations = new ArrayList<>();
-    long readsJudged = 0;
-    long unavailable = 0;
-    long unanswered = 0;
     for (PropertyChecker checker : CHECKERS) {
       PropertyResult r = checker.check(model, db);
       results.put(r.property(), r);
       violations.addAll(r.violations());
-      readsJudged += r.judged();
-      unavailable += r.unavailable();
-      unanswered += r.unanswered();
     }
-    long writes = model.writes().size();
     long acknowledged = model.writes().stream().filter(HistoryModel.Write::acknowledged).count();
     long refused = model.writes().stream().filter(HistoryModel.Write::refused).count();
-    return new Verdict(
-        true,
-        null,
-        db != null,
-        history.operations().size(),
-        writes,
-        acknowledged,
-        refused,
-        writes - acknowledged - refused,
-        db == null ? 0 : model.recovered(db),
-        readsJudged,
-        unavailable,
-        unanswered,
-        violations,
-        results);
+    Verdict.Writes writes =
+        new Verdict.Writes(
+            model.writes().size(), acknowledged, refused, db == null ? 0 : model.recovered(db));
+    return Verdict.judged(history.operations().size(), db != null, writes, violations, results);
   }
 
   /**

@@ -26,9 +26,7 @@ import picocli.CommandLine.Parameters;
           + " unreadable or inconsistent, or the server unreachable."
     })
 final class MergeCommand {
-  static final int DEFAULT_VERIFY_THREADS = 8;
-  static final double DEFAULT_RECHECK_SECONDS = 120;
-  static final double DEFAULT_TIMEOUT_SECONDS = 30;
+  // Each default is declared once, as the option's defaultValue; the help prints it.
 
   @Parameters(
       arity = "1..*",
@@ -49,33 +47,33 @@ final class MergeCommand {
       fallbackValue = "true",
       description = {
         "Read every album of the union of the runs' acknowledged writes and compare its counts.",
-        "Default: on."
+        "Default: ${DEFAULT-VALUE}."
       })
-  boolean verify = true;
+  boolean verify;
 
   @Option(
       names = "--drain-timeout",
       paramLabel = "SECONDS",
+      defaultValue = "120",
       description = {
         "How long disagreeing albums are re-read (the queue may still be draining).",
-        "Default: 120."
+        "Default: ${DEFAULT-VALUE}."
       })
-  double drainTimeout = DEFAULT_RECHECK_SECONDS;
+  double drainTimeout;
 
   @Option(
       names = "--verify-threads",
       paramLabel = "N",
-      description = {
-        "Concurrent GETs while verifying.",
-        "Default: " + DEFAULT_VERIFY_THREADS + "."
-      })
-  int verifyThreads = DEFAULT_VERIFY_THREADS;
+      defaultValue = "8",
+      description = {"Concurrent GETs while verifying.", "Default: ${DEFAULT-VALUE}."})
+  int verifyThreads;
 
   @Option(
       names = "--timeout",
       paramLabel = "SECONDS",
-      description = {"Connect and response timeout of one GET.", "Default: 30."})
-  double timeout = DEFAULT_TIMEOUT_SECONDS;
+      defaultValue = "30",
+      description = {"Connect and response timeout of one GET.", "Default: ${DEFAULT-VALUE}."})
+  double timeout;
 
   @Option(
       names = "--out",

@@ -26,8 +26,8 @@ import org.albumstore.client.internal.report.ConsoleReport;
 import org.albumstore.client.internal.report.SpectrumChart;
 import org.albumstore.client.internal.stats.RequestObserver;
 import org.albumstore.client.internal.stats.RunStatistics;
-import org.albumstore.client.internal.verify.AlbumLedger;
-import org.albumstore.client.internal.verify.LedgerFile;
+import org.albumstore.client.internal.verify.AcknowledgedCsv;
+import org.albumstore.client.internal.verify.AcknowledgedWrites;
 import org.albumstore.client.internal.verify.VerificationResult;
 import org.albumstore.client.internal.verify.Verifier;
 import org.slf4j.Logger;
@@ -90,13 +90,14 @@ final class MergeRun {
 
   private RunSummary.Verification verify(List<RunMerger.Run> runs)
       throws IOException, InterruptedException {
-    AlbumLedger union = new AlbumLedger();
+    AcknowledgedWrites union = new AcknowledgedWrites();
     for (RunMerger.Run r : runs) {
-      Path file = r.dir().resolve(LedgerFile.NAME);
+      Path file = r.dir().resolve(AcknowledgedCsv.NAME);
       if (!Files.isRegularFile(file)) {
-        throw new IOException(r.dir() + " holds no " + LedgerFile.NAME + " (an older client?)");
+        throw new IOException(
+            r.dir() + " holds no " + AcknowledgedCsv.NAME + " (an older client?)");
       }
-      LedgerFile.readInto(file, union);
+      AcknowledgedCsv.readInto(file, union);
     }
     String url = cmd.url != null ? cmd.url : runs.get(0).summary().settings().url();
     // The classic transport (no event loops: one ioThreads argument it does not use).

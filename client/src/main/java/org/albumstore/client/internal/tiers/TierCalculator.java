@@ -34,7 +34,7 @@ public final class TierCalculator {
     {ConsumerStage.QUEUE.tag(), "broker", "publish -> delivered to the consumer (in queue)"},
     {ConsumerStage.BATCH_WAIT.tag(), "consumer", "delivered -> transaction begins (batching)"},
     {ConsumerStage.APPLY.tag(), "database", "apply the batch (statements)"},
-    {ConsumerStage.COMMIT.tag(), "database", "explicit commit (0 if in the statement)"},
+    {ConsumerStage.COMMIT.tag(), "database", "commit the batch's transaction"},
   };
 
   private TierCalculator() {}

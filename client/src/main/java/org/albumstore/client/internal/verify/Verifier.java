@@ -41,7 +41,7 @@ public final class Verifier {
 
   private record Pending(ExpectedCounts expected, String problem) {}
 
-  public VerificationResult verify(AlbumLedger ledger, Duration recheckFor)
+  public VerificationResult verify(AcknowledgedWrites acknowledged, Duration recheckFor)
       throws InterruptedException {
     long start = System.nanoTime();
     long deadline = start + recheckFor.toNanos();
@@ -54,7 +54,7 @@ public final class Verifier {
       long albums = 0;
       List<Pending> pending = new ArrayList<>();
       // First pass, streamed segment by segment so that the expectations are never all in memory.
-      for (LedgerSegment segment : ledger.segments()) {
+      for (AcknowledgedSegment segment : acknowledged.segments()) {
         albums += segment.size();
         for (int from = 0; from < segment.size(); from += CHUNK) {
           for (int i = from; i < Math.min(segment.size(), from + CHUNK); i++) {

@@ -7,17 +7,18 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import org.albumstore.client.internal.http.AsyncAlbumStoreApi;
 import org.albumstore.client.internal.http.IdempotencyKeys;
-import org.albumstore.client.internal.verify.LedgerSegment;
+import org.albumstore.client.internal.verify.AcknowledgedSegment;
 import org.albumstore.common.event.Vote;
 
 /**
  * {@link WriterLoop}'s work without a thread of its own: the same iterations, idempotency keys,
- * ledger entries and pacing, as a chain of futures that runs on the transport's event loops. Each
- * step starts when the previous one completed (the closed model per virtual user); in the open
- * model a step's send is scheduled for its slot instead of a thread sleeping until then.
+ * record of acknowledged writes and pacing, as a chain of futures that runs on the transport's
+ * event loops. Each step starts when the previous one completed (the closed model per virtual
+ * user); in the open model a step's send is scheduled for its slot instead of a thread sleeping
+ * until then.
  *
  * <p>The steps of one virtual user run one after the other (each from the completion of the
- * previous), so its ledger segment is never touched by two threads at once.
+ * previous), so its segment of the acknowledged writes is never touched by two threads at once.
  *
  * <p>{@link #readingBack()}: as {@link WriterLoop#readingBack()}.
  */
@@ -31,7 +32,7 @@ public final class VirtualUser {
   private final IdempotencyKeys keys;
   private final String user;
   private final int iterations;
-  private final LedgerSegment ledger;
+  private final AcknowledgedSegment acknowledged;
   private final RecentAlbums recent;
   private final BooleanSupplier stopped;
   private final WriterJob job;
@@ -48,7 +49,7 @@ public final class VirtualUser {
     this.keys = job.keys();
     this.user = job.label();
     this.iterations = job.iterations();
-    this.ledger = job.ledger();
+    this.acknowledged = job.acknowledged();
     this.recent = job.recent();
     this.stopped = job.stopped();
     this.job = job;
@@ -109,7 +110,7 @@ public final class VirtualUser {
     if (workload == Workload.REVIEWS) {
       String albumId = keys.key(user, i, "r");
       recent.add(albumId);
-      return review(i, albumId, ledger.add(albumId), 0);
+      return review(i, albumId, acknowledged.add(albumId), 0);
     }
     return due()
         .thenCompose(due -> api.createAlbum(keys.key(user, i, "a"), due))
@@ -121,7 +122,7 @@ public final class VirtualUser {
       return CompletableFuture.completedFuture(null); // no ID: nothing to review or read
     }
     String albumId = created.get();
-    int index = ledger.add(albumId);
+    int index = acknowledged.add(albumId);
     recent.add(albumId);
     if (workload == Workload.POST_GET) {
       // The outcome is in the statistics (a failed GET fails the run); nothing to verify.
@@ -142,7 +143,7 @@ public final class VirtualUser {
         .thenCompose(due -> api.review(REVIEWS[r], albumId, keys.key(user, i, STEPS[r]), due))
         .thenCompose(
             ok -> {
-              ledger.vote(index, REVIEWS[r], ok);
+              acknowledged.vote(index, REVIEWS[r], ok);
               if (job.readBack()) {
                 return api.getReview(albumId, System.nanoTime())
                     .thenCompose(counts -> review(i, albumId, index, r + 1));

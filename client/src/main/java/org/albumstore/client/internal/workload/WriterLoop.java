@@ -4,15 +4,15 @@ import java.util.Optional;
 import java.util.function.BooleanSupplier;
 import org.albumstore.client.internal.http.AlbumStoreApi;
 import org.albumstore.client.internal.http.IdempotencyKeys;
-import org.albumstore.client.internal.verify.LedgerSegment;
+import org.albumstore.client.internal.verify.AcknowledgedSegment;
 import org.albumstore.common.event.Vote;
 
 /**
  * One writer thread's work, per iteration ({@link Workload}): {@code POST /albums}, then two likes
  * and one dislike of the album it returned; or, in {@code post-get}, {@code POST /albums} then
  * {@code GET /albums/{id}} of that album. An album that could not be created gets no further
- * request (there is no ID). Every created album and every review goes into the thread's ledger
- * segment for verification (in {@code post-get} the albums, with no reviews).
+ * request (there is no ID). Every created album and every review goes into the thread's segment of
+ * the acknowledged writes, for the verification (in {@code post-get} the albums, with no reviews).
  *
  * <p>A writer {@link #readingBack() reading back} also reads what it was told exists, for the
  * operation history's checker: the album after its 200 ({@code GET /albums/{id}}), and its counts
@@ -29,7 +29,7 @@ public final class WriterLoop implements Runnable {
   private final IdempotencyKeys keys;
   private final String thread;
   private final int iterations;
-  private final LedgerSegment ledger;
+  private final AcknowledgedSegment acknowledged;
   private final RecentAlbums recent;
   private final BooleanSupplier stopped;
   private final WriterJob job;
@@ -45,7 +45,7 @@ public final class WriterLoop implements Runnable {
     this.keys = job.keys();
     this.thread = job.label();
     this.iterations = job.iterations();
-    this.ledger = job.ledger();
+    this.acknowledged = job.acknowledged();
     this.recent = job.recent();
     this.stopped = job.stopped();
     this.job = job;
@@ -71,7 +71,7 @@ public final class WriterLoop implements Runnable {
     if (workload == Workload.REVIEWS) {
       String albumId = keys.key(thread, i, "r");
       recent.add(albumId);
-      reviews(i, albumId, ledger.add(albumId));
+      reviews(i, albumId, acknowledged.add(albumId));
       return;
     }
     Optional<String> created = api.createAlbum(keys.key(thread, i, "a"), pacer.awaitNext());
@@ -79,7 +79,7 @@ public final class WriterLoop implements Runnable {
       return;
     }
     String albumId = created.get();
-    int index = ledger.add(albumId);
+    int index = acknowledged.add(albumId);
     recent.add(albumId);
     if (workload == Workload.POST_GET) {
       // The outcome is in the statistics (a failed GET fails the run); nothing to verify.
@@ -96,7 +96,7 @@ public final class WriterLoop implements Runnable {
     for (int r = 0; r < REVIEWS.length; r++) {
       boolean ok =
           api.review(REVIEWS[r], albumId, keys.key(thread, i, STEPS[r]), pacer.awaitNext());
-      ledger.vote(index, REVIEWS[r], ok);
+      acknowledged.vote(index, REVIEWS[r], ok);
       if (job.readBack()) {
         api.getReview(albumId, System.nanoTime());
       }

@@ -43,8 +43,8 @@ class HistoryCheckerTest {
     assertThat(v.judged()).isTrue();
     assertThat(v.violations()).isEmpty();
     assertThat(v.isClean()).isTrue();
-    assertThat(v.acknowledged()).isEqualTo(2);
-    assertThat(v.readsJudged()).isEqualTo(2);
+    assertThat(v.writes().acknowledged()).isEqualTo(2);
+    assertThat(v.reads().judged()).isEqualTo(2);
   }
 
   @Test
@@ -85,8 +85,8 @@ class HistoryCheckerTest {
             .dislike("t0", "run-t0-0-d", ALBUM, 5_200, 5_300, "503")
             .applied("run-t0-0-l2", ALBUM, true); // the timed-out one was applied, the 503 not
     Verdict v = h.check();
-    assertThat(v.indeterminate()).isEqualTo(2);
-    assertThat(v.recovered()).isEqualTo(1);
+    assertThat(v.writes().indeterminate()).isEqualTo(2);
+    assertThat(v.writes().recovered()).isEqualTo(1);
     ByteArrayOutputStream text = new ByteArrayOutputStream();
     v.print(new PrintStream(text, true, StandardCharsets.UTF_8));
     assertThat(text.toString(StandardCharsets.UTF_8))
@@ -105,7 +105,7 @@ class HistoryCheckerTest {
     assertThat(readsOnly.validity(Property.NO_LOST_WRITE)).isEqualTo(Validity.UNKNOWN);
     assertThat(readsOnly.validity(Property.NO_DUPLICATE)).isEqualTo(Validity.UNKNOWN);
     assertThat(readsOnly.validity(Property.NO_PHANTOM)).isEqualTo(Validity.UNKNOWN);
-    assertThat(readsOnly.recovered()).isZero();
+    assertThat(readsOnly.writes().recovered()).isZero();
     assertThat(HistoryChecker.CHECKERS)
         .extracting(PropertyChecker::property)
         .containsExactly(Property.values());
@@ -119,7 +119,7 @@ class HistoryCheckerTest {
             .dislike("t0", "run-t0-0-d", ALBUM, 5_200, 5_300, "503")
             .applied("run-t0-0-l2", ALBUM, true); // the timed-out one was applied, the 503 not
     assertThat(h.check().violations()).isEmpty();
-    assertThat(h.check().indeterminate()).isEqualTo(2);
+    assertThat(h.check().writes().indeterminate()).isEqualTo(2);
   }
 
   @Test
@@ -171,8 +171,8 @@ class HistoryCheckerTest {
             .stored(KEY);
     Verdict v = h.check();
     assertThat(v.violations()).isEmpty();
-    assertThat(v.unavailable()).isEqualTo(1);
-    assertThat(v.unanswered()).isEqualTo(1);
+    assertThat(v.reads().unavailable()).isEqualTo(1);
+    assertThat(v.reads().unanswered()).isEqualTo(1);
   }
 
   @Test
@@ -183,7 +183,7 @@ class HistoryCheckerTest {
             .getAlbum("r0", ALBUM, 220, 230, "504")
             .check();
     assertThat(unanswered.violations()).isEmpty();
-    assertThat(unanswered.unanswered()).isEqualTo(2);
+    assertThat(unanswered.reads().unanswered()).isEqualTo(2);
 
     Verdict failed = iteration().getAlbum("r0", ALBUM, 200, 210, "500").check();
     assertThat(properties(failed)).containsExactly(Property.READ_YOUR_WRITES);

@@ -41,10 +41,10 @@ class VerifierTest {
     }
   }
 
-  private static AlbumLedger ledger(int segments, int albumsEach) {
-    AlbumLedger ledger = new AlbumLedger();
+  private static AcknowledgedWrites acknowledged(int segments, int albumsEach) {
+    AcknowledgedWrites acknowledged = new AcknowledgedWrites();
     for (int s = 0; s < segments; s++) {
-      LedgerSegment seg = ledger.newSegment();
+      AcknowledgedSegment seg = acknowledged.newSegment();
       for (int i = 0; i < albumsEach; i++) {
         int idx = seg.add("s" + s + "a" + i);
         seg.vote(idx, Vote.LIKE, true);
@@ -52,14 +52,14 @@ class VerifierTest {
         seg.vote(idx, Vote.DISLIKE, true);
       }
     }
-    return ledger;
+    return acknowledged;
   }
 
   @Test
   void everyAlbumIsReadOnceWhenAllAgree() throws Exception {
-    AlbumLedger ledger = ledger(3, 700);
+    AcknowledgedWrites acknowledged = acknowledged(3, 700);
     FakeReads reads = new FakeReads();
-    ledger
+    acknowledged
         .segments()
         .forEach(
             seg -> {
@@ -68,7 +68,7 @@ class VerifierTest {
               }
             });
     VerificationResult r =
-        new Verifier(reads, 4, Sleeper.REAL).verify(ledger, Duration.ofSeconds(5));
+        new Verifier(reads, 4, Sleeper.REAL).verify(acknowledged, Duration.ofSeconds(5));
     assertThat(r.albums()).isEqualTo(2100);
     assertThat(r.mismatches()).isZero();
     assertThat(r.ok()).isTrue();
@@ -78,14 +78,15 @@ class VerifierTest {
 
   @Test
   void disagreeingAlbumsAreReadAgainUntilTheyAgree() throws Exception {
-    AlbumLedger ledger = ledger(1, 10);
+    AcknowledgedWrites acknowledged = acknowledged(1, 10);
     FakeReads reads = new FakeReads();
     for (int i = 0; i < 10; i++) {
       reads.counts.put("s0a" + i, i < 7 ? ReviewCounts.found(2, 1) : ReviewCounts.found(1, 0));
     }
     // The consumer "catches up" during the first pause.
     Sleeper catchUp = d -> reads.counts.replaceAll((k, v) -> ReviewCounts.found(2, 1));
-    VerificationResult r = new Verifier(reads, 2, catchUp).verify(ledger, Duration.ofSeconds(30));
+    VerificationResult r =
+        new Verifier(reads, 2, catchUp).verify(acknowledged, Duration.ofSeconds(30));
     assertThat(r.mismatches()).isZero();
     assertThat(r.rounds()).isEqualTo(2);
     assertThat(reads.reads.get()).isEqualTo(13); // 10, then only the 3 that disagreed
@@ -93,9 +94,9 @@ class VerifierTest {
 
   @Test
   void mismatchesThatPersistAreListedFirstTwentyOnly() throws Exception {
-    AlbumLedger ledger = ledger(2, 20);
+    AcknowledgedWrites acknowledged = acknowledged(2, 20);
     FakeReads reads = new FakeReads();
-    ledger
+    acknowledged
         .segments()
         .forEach(
             seg -> {
@@ -103,7 +104,7 @@ class VerifierTest {
                 reads.counts.put(seg.albumId(i), ReviewCounts.found(2, 0)); // every dislike lost
               }
             });
-    VerificationResult r = new Verifier(reads, 3, d -> {}).verify(ledger, Duration.ZERO);
+    VerificationResult r = new Verifier(reads, 3, d -> {}).verify(acknowledged, Duration.ZERO);
     assertThat(r.mismatches()).isEqualTo(40);
     assertThat(r.firstMismatches()).hasSize(Verifier.SHOWN);
     assertThat(r.firstMismatches().get(0).problem()).isEqualTo("dislikes 0 (expected 1)");

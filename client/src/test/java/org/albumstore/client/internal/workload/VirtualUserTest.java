@@ -14,8 +14,8 @@ import java.util.concurrent.TimeUnit;
 import org.albumstore.client.internal.http.AsyncAlbumStoreApi;
 import org.albumstore.client.internal.http.IdempotencyKeys;
 import org.albumstore.client.internal.http.ReviewCounts;
+import org.albumstore.client.internal.verify.AcknowledgedSegment;
 import org.albumstore.client.internal.verify.ExpectedCounts;
-import org.albumstore.client.internal.verify.LedgerSegment;
 import org.albumstore.common.event.Vote;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -74,7 +74,12 @@ class VirtualUserTest {
   }
 
   private static VirtualUser user(
-      FakeApi api, Workload w, Pacer pacer, String label, int iterations, LedgerSegment ledger) {
+      FakeApi api,
+      Workload w,
+      Pacer pacer,
+      String label,
+      int iterations,
+      AcknowledgedSegment acknowledged) {
     return new VirtualUser(
         api,
         new WriterJob(
@@ -83,7 +88,7 @@ class VirtualUserTest {
             new IdempotencyKeys("run1"),
             label,
             iterations,
-            ledger,
+            acknowledged,
             new RecentAlbums(16),
             () -> false,
             false));
@@ -92,8 +97,8 @@ class VirtualUserTest {
   @Test
   void eachIterationCreatesAnAlbumThenLikesItTwiceAndDislikesItOnce() throws Exception {
     FakeApi api = new FakeApi();
-    LedgerSegment ledger = new LedgerSegment();
-    user(api, Workload.ALBUM_REVIEWS, Pacer.UNPACED, "t7", 3, ledger)
+    AcknowledgedSegment acknowledged = new AcknowledgedSegment();
+    user(api, Workload.ALBUM_REVIEWS, Pacer.UNPACED, "t7", 3, acknowledged)
         .start()
         .get(10, TimeUnit.SECONDS);
 
@@ -108,16 +113,18 @@ class VirtualUserTest {
             "POST /review/like/album-2 run1-t7-1-l2",
             "POST /review/dislike/album-2 run1-t7-1-d",
             "POST /albums run1-t7-2-a"); // album 3 failed: nothing to review
-    assertThat(ledger.size()).isEqualTo(2);
-    assertThat(ledger.expected(0)).isEqualTo(new ExpectedCounts("album-1", 2, 0, 1, 0));
-    assertThat(ledger.expected(1)).isEqualTo(new ExpectedCounts("album-2", 2, 0, 0, 1));
+    assertThat(acknowledged.size()).isEqualTo(2);
+    assertThat(acknowledged.expected(0)).isEqualTo(new ExpectedCounts("album-1", 2, 0, 1, 0));
+    assertThat(acknowledged.expected(1)).isEqualTo(new ExpectedCounts("album-2", 2, 0, 0, 1));
   }
 
   @Test
   void theReviewsWorkloadReviewsAnAlbumIdOfItsOwnEachIterationAndCreatesNone() throws Exception {
     FakeApi api = new FakeApi();
-    LedgerSegment ledger = new LedgerSegment();
-    user(api, Workload.REVIEWS, Pacer.UNPACED, "t7", 2, ledger).start().get(10, TimeUnit.SECONDS);
+    AcknowledgedSegment acknowledged = new AcknowledgedSegment();
+    user(api, Workload.REVIEWS, Pacer.UNPACED, "t7", 2, acknowledged)
+        .start()
+        .get(10, TimeUnit.SECONDS);
 
     assertThat(api.calls)
         .containsExactly(
@@ -127,15 +134,15 @@ class VirtualUserTest {
             "POST /review/like/run1-t7-1-r run1-t7-1-l1",
             "POST /review/like/run1-t7-1-r run1-t7-1-l2",
             "POST /review/dislike/run1-t7-1-r run1-t7-1-d");
-    assertThat(ledger.size()).isEqualTo(2);
-    assertThat(ledger.expected(0)).isEqualTo(new ExpectedCounts("run1-t7-0-r", 2, 0, 1, 0));
-    assertThat(ledger.expected(1)).isEqualTo(new ExpectedCounts("run1-t7-1-r", 2, 0, 0, 1));
+    assertThat(acknowledged.size()).isEqualTo(2);
+    assertThat(acknowledged.expected(0)).isEqualTo(new ExpectedCounts("run1-t7-0-r", 2, 0, 1, 0));
+    assertThat(acknowledged.expected(1)).isEqualTo(new ExpectedCounts("run1-t7-1-r", 2, 0, 0, 1));
   }
 
   @Test
   void aUserReadingBackReadsItsAlbumAfterThe200AndItsCountsAfterEachReview() throws Exception {
     FakeApi api = new FakeApi();
-    user(api, Workload.ALBUM_REVIEWS, Pacer.UNPACED, "t7", 1, new LedgerSegment())
+    user(api, Workload.ALBUM_REVIEWS, Pacer.UNPACED, "t7", 1, new AcknowledgedSegment())
         .readingBack()
         .start()
         .get(10, TimeUnit.SECONDS);
@@ -155,8 +162,10 @@ class VirtualUserTest {
   @Test
   void postGetIterationsCreateAnAlbumThenReadThatAlbumAtOnce() throws Exception {
     FakeApi api = new FakeApi();
-    LedgerSegment ledger = new LedgerSegment();
-    user(api, Workload.POST_GET, Pacer.UNPACED, "t3", 4, ledger).start().get(10, TimeUnit.SECONDS);
+    AcknowledgedSegment acknowledged = new AcknowledgedSegment();
+    user(api, Workload.POST_GET, Pacer.UNPACED, "t3", 4, acknowledged)
+        .start()
+        .get(10, TimeUnit.SECONDS);
 
     assertThat(api.calls)
         .containsExactly(
@@ -167,8 +176,8 @@ class VirtualUserTest {
             "POST /albums run1-t3-2-a", // album 3 failed: nothing to read
             "POST /albums run1-t3-3-a",
             "GET /albums/album-4");
-    assertThat(ledger.size()).isEqualTo(3);
-    assertThat(ledger.expected(2)).isEqualTo(new ExpectedCounts("album-4", 0, 0, 0, 0));
+    assertThat(acknowledged.size()).isEqualTo(3);
+    assertThat(acknowledged.expected(2)).isEqualTo(new ExpectedCounts("album-4", 0, 0, 0, 0));
   }
 
   @Test
@@ -182,7 +191,7 @@ class VirtualUserTest {
                 new IdempotencyKeys("run1"),
                 "t0",
                 100,
-                new LedgerSegment(),
+                new AcknowledgedSegment(),
                 new RecentAlbums(4),
                 () -> api.calls.size() >= 4,
                 false))
@@ -194,7 +203,7 @@ class VirtualUserTest {
   @Test
   void manyIterationsOfAlreadyCompletedCallsDoNotDeepenTheStack() throws Exception {
     FakeApi api = new FakeApi();
-    user(api, Workload.POST_GET, Pacer.UNPACED, "t1", 20_000, new LedgerSegment())
+    user(api, Workload.POST_GET, Pacer.UNPACED, "t1", 20_000, new AcknowledgedSegment())
         .start()
         .get(60, TimeUnit.SECONDS);
     assertThat(api.calls.stream().filter(c -> c.startsWith("POST /albums"))).hasSize(20_000);
@@ -204,7 +213,13 @@ class VirtualUserTest {
   void inTheOpenModelEachRequestIsDueAtItsSlot() throws Exception {
     FakeApi api = new FakeApi();
     long start = System.nanoTime();
-    user(api, Workload.ALBUM_REVIEWS, new FixedRatePacer(1000, start), "t0", 2, new LedgerSegment())
+    user(
+            api,
+            Workload.ALBUM_REVIEWS,
+            new FixedRatePacer(1000, start),
+            "t0",
+            2,
+            new AcknowledgedSegment())
         .start()
         .get(10, TimeUnit.SECONDS);
     // 2 iterations: 4 + 4 requests, one slot of 1 ms each, latency counted from the slot.
@@ -225,7 +240,7 @@ class VirtualUserTest {
         };
     assertThatThrownBy(
             () ->
-                user(api, Workload.ALBUM_REVIEWS, Pacer.UNPACED, "t0", 3, new LedgerSegment())
+                user(api, Workload.ALBUM_REVIEWS, Pacer.UNPACED, "t0", 3, new AcknowledgedSegment())
                     .start()
                     .get(10, TimeUnit.SECONDS))
         .isInstanceOf(ExecutionException.class)

@@ -26,8 +26,8 @@ import org.albumstore.client.internal.http.RetryPolicy;
 import org.albumstore.client.internal.http.TransportKind;
 import org.albumstore.client.internal.stats.Completion;
 import org.albumstore.client.internal.stats.RequestObserver;
+import org.albumstore.client.internal.verify.AcknowledgedSegment;
 import org.albumstore.client.internal.verify.ExpectedCounts;
-import org.albumstore.client.internal.verify.LedgerSegment;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -112,11 +112,11 @@ class VirtualUsersOnNettyTest {
         (AsyncTransport) TransportKind.NETTY.open(url, USERS, 2, Duration.ofSeconds(30))) {
       AsyncAlbumStoreClient client =
           AsyncAlbumStoreClient.create(transport, quickRetries, observer, AlbumImage.builtIn());
-      List<LedgerSegment> ledgers = new ArrayList<>();
+      List<AcknowledgedSegment> segments = new ArrayList<>();
       List<CompletableFuture<Void>> users = new ArrayList<>();
       for (int u = 0; u < USERS; u++) {
-        LedgerSegment ledger = new LedgerSegment();
-        ledgers.add(ledger);
+        AcknowledgedSegment acknowledged = new AcknowledgedSegment();
+        segments.add(acknowledged);
         users.add(
             new VirtualUser(
                     client.forOneUser(),
@@ -126,7 +126,7 @@ class VirtualUsersOnNettyTest {
                         new IdempotencyKeys("run1"),
                         "t" + u,
                         ITERATIONS,
-                        ledger,
+                        acknowledged,
                         new RecentAlbums(16),
                         () -> false,
                         false))
@@ -140,10 +140,10 @@ class VirtualUsersOnNettyTest {
       assertThat(retried.sum()).isEqualTo(USERS * ITERATIONS); // every first like, once
       assertThat(requests.sum()).isEqualTo(logical + USERS * ITERATIONS);
       assertThat(likeKeys.stream().filter(k -> k.equals("run1-t0-0-l1"))).hasSize(2);
-      for (LedgerSegment ledger : ledgers) {
-        assertThat(ledger.size()).isEqualTo(ITERATIONS);
+      for (AcknowledgedSegment acknowledged : segments) {
+        assertThat(acknowledged.size()).isEqualTo(ITERATIONS);
         for (int i = 0; i < ITERATIONS; i++) {
-          ExpectedCounts e = ledger.expected(i);
+          ExpectedCounts e = acknowledged.expected(i);
           assertThat(e).isEqualTo(new ExpectedCounts(e.albumId(), 2, 0, 1, 0));
         }
       }

@@ -8,8 +8,8 @@ import java.util.Optional;
 import org.albumstore.client.internal.http.AlbumStoreApi;
 import org.albumstore.client.internal.http.IdempotencyKeys;
 import org.albumstore.client.internal.http.ReviewCounts;
+import org.albumstore.client.internal.verify.AcknowledgedSegment;
 import org.albumstore.client.internal.verify.ExpectedCounts;
-import org.albumstore.client.internal.verify.LedgerSegment;
 import org.albumstore.common.event.Identifiers;
 import org.albumstore.common.event.Vote;
 import org.junit.jupiter.api.Test;
@@ -50,7 +50,7 @@ class WriterLoopTest {
   @Test
   void eachIterationCreatesAnAlbumThenLikesItTwiceAndDislikesItOnce() {
     FakeApi api = new FakeApi();
-    LedgerSegment ledger = new LedgerSegment();
+    AcknowledgedSegment acknowledged = new AcknowledgedSegment();
     RecentAlbums recent = new RecentAlbums(16);
     new WriterLoop(
             api,
@@ -60,7 +60,7 @@ class WriterLoopTest {
                 new IdempotencyKeys("run1"),
                 "t7",
                 3,
-                ledger,
+                acknowledged,
                 recent,
                 () -> false,
                 false))
@@ -81,9 +81,9 @@ class WriterLoopTest {
         .allSatisfy(
             c ->
                 assertThat(Identifiers.isValidToken(c.substring(c.lastIndexOf(' ') + 1))).isTrue());
-    assertThat(ledger.size()).isEqualTo(2);
-    assertThat(ledger.expected(0)).isEqualTo(new ExpectedCounts("album-1", 2, 0, 1, 0));
-    assertThat(ledger.expected(1)).isEqualTo(new ExpectedCounts("album-2", 2, 0, 0, 1));
+    assertThat(acknowledged.size()).isEqualTo(2);
+    assertThat(acknowledged.expected(0)).isEqualTo(new ExpectedCounts("album-1", 2, 0, 1, 0));
+    assertThat(acknowledged.expected(1)).isEqualTo(new ExpectedCounts("album-2", 2, 0, 0, 1));
     assertThat(recent.pick()).isIn("album-1", "album-2");
   }
 
@@ -98,7 +98,7 @@ class WriterLoopTest {
                 new IdempotencyKeys("run1"),
                 "t7",
                 1,
-                new LedgerSegment(),
+                new AcknowledgedSegment(),
                 new RecentAlbums(16),
                 () -> false,
                 false))
@@ -128,7 +128,7 @@ class WriterLoopTest {
                 new IdempotencyKeys("run1"),
                 "t0",
                 100,
-                new LedgerSegment(),
+                new AcknowledgedSegment(),
                 new RecentAlbums(4),
                 () -> api.calls.size() >= 4,
                 false))
@@ -139,7 +139,7 @@ class WriterLoopTest {
   @Test
   void postGetIterationsCreateAnAlbumThenReadThatAlbumAtOnce() {
     FakeApi api = new FakeApi();
-    LedgerSegment ledger = new LedgerSegment();
+    AcknowledgedSegment acknowledged = new AcknowledgedSegment();
     RecentAlbums recent = new RecentAlbums(16);
     new WriterLoop(
             api,
@@ -149,7 +149,7 @@ class WriterLoopTest {
                 new IdempotencyKeys("run1"),
                 "t3",
                 4,
-                ledger,
+                acknowledged,
                 recent,
                 () -> false,
                 false))
@@ -165,8 +165,8 @@ class WriterLoopTest {
             "POST /albums run1-t3-3-a",
             "GET /albums/album-4");
     // Verified as albums without reviews.
-    assertThat(ledger.size()).isEqualTo(3);
-    assertThat(ledger.expected(0)).isEqualTo(new ExpectedCounts("album-1", 0, 0, 0, 0));
-    assertThat(ledger.expected(2)).isEqualTo(new ExpectedCounts("album-4", 0, 0, 0, 0));
+    assertThat(acknowledged.size()).isEqualTo(3);
+    assertThat(acknowledged.expected(0)).isEqualTo(new ExpectedCounts("album-1", 0, 0, 0, 0));
+    assertThat(acknowledged.expected(2)).isEqualTo(new ExpectedCounts("album-4", 0, 0, 0, 0));
   }
 }

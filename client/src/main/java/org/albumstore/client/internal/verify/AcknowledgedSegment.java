@@ -15,7 +15,7 @@ import org.albumstore.common.event.Vote;
  * the workload sends at most 2 likes and 1 dislike per album). About 17 bytes per album, where a
  * String and an object would take about 100.
  */
-public final class LedgerSegment {
+public final class AcknowledgedSegment {
   private static final int MAX_PER_COUNTER = 3;
   private static final int ACKED_LIKES = 0;
   private static final int FAILED_LIKES = 2;

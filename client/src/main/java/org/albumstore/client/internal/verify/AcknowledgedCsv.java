@@ -9,21 +9,22 @@ import java.nio.file.Path;
 import org.albumstore.common.event.Vote;
 
 /**
- * {@code acknowledged.csv}: a run's {@link AlbumLedger} on disk, one row per created album with
- * what the client was told about its reviews, so that {@code merge} can verify the union of several
- * clients' writes. Streamed both ways: never more than one row in memory beyond the ledger itself.
+ * {@code acknowledged.csv}: a run's {@link AcknowledgedWrites} on disk, one row per created album
+ * with what the client was told about its reviews, so that {@code merge} can verify the union of
+ * several clients' writes. Streamed both ways: never more than one row in memory beyond the
+ * acknowledged writes themselves.
  */
-public final class LedgerFile {
+public final class AcknowledgedCsv {
   public static final String NAME = "acknowledged.csv";
   static final String HEADER = "album_id,acked_likes,failed_likes,acked_dislikes,failed_dislikes";
 
-  private LedgerFile() {}
+  private AcknowledgedCsv() {}
 
-  public static void write(AlbumLedger ledger, Path file) throws IOException {
+  public static void write(AcknowledgedWrites acknowledged, Path file) throws IOException {
     try (BufferedWriter w = Files.newBufferedWriter(file, StandardCharsets.UTF_8)) {
       w.write(HEADER);
       w.write('\n');
-      for (LedgerSegment s : ledger.segments()) {
+      for (AcknowledgedSegment s : acknowledged.segments()) {
         for (int i = 0; i < s.size(); i++) {
           ExpectedCounts e = s.expected(i);
           w.write(e.albumId());
@@ -47,8 +48,8 @@ public final class LedgerFile {
    * @return the number of albums read
    * @throws IOException also when the file is not an {@code acknowledged.csv}
    */
-  public static long readInto(Path file, AlbumLedger into) throws IOException {
-    LedgerSegment segment = into.newSegment();
+  public static long readInto(Path file, AcknowledgedWrites into) throws IOException {
+    AcknowledgedSegment segment = into.newSegment();
     long n = 0;
     try (BufferedReader r = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
       String header = r.readLine();
@@ -75,7 +76,7 @@ public final class LedgerFile {
   }
 
   private static void repeat(
-      LedgerSegment s, int index, Vote vote, boolean acknowledged, String count) {
+      AcknowledgedSegment s, int index, Vote vote, boolean acknowledged, String count) {
     for (int k = Integer.parseInt(count); k > 0; k--) {
       s.vote(index, vote, acknowledged);
     }

@@ -9,10 +9,10 @@ import java.util.UUID;
 import org.albumstore.common.event.Vote;
 import org.junit.jupiter.api.Test;
 
-class LedgerSegmentTest {
+class AcknowledgedSegmentTest {
   @Test
   void keepsEveryAlbumIdExactlyWhateverItsForm() {
-    LedgerSegment s = new LedgerSegment();
+    AcknowledgedSegment s = new AcknowledgedSegment();
     List<String> ids = new ArrayList<>();
     for (int i = 0; i < 300; i++) { // past the initial capacity
       ids.add(
@@ -32,7 +32,7 @@ class LedgerSegmentTest {
 
   @Test
   void countsAcknowledgedAndFailedVotesSeparately() {
-    LedgerSegment s = new LedgerSegment();
+    AcknowledgedSegment s = new AcknowledgedSegment();
     int a = s.add("a");
     int b = s.add("b");
     s.vote(a, Vote.LIKE, true);
@@ -47,7 +47,7 @@ class LedgerSegmentTest {
 
   @Test
   void moreVotesThanACounterHoldsIsABug() {
-    LedgerSegment s = new LedgerSegment();
+    AcknowledgedSegment s = new AcknowledgedSegment();
     int a = s.add("a");
     for (int i = 0; i < 3; i++) {
       s.vote(a, Vote.DISLIKE, false);

@@ -7,12 +7,13 @@ import java.util.concurrent.ConcurrentHashMap;
 import org.albumstore.common.event.Vote;
 
 /**
- * What the clients were told: per album, whether its {@code POST /albums} got a 200, and how many
- * likes and dislikes got a 200. A write that never got a 200 (the loop gave up, or an unexpected
- * status) may or may not have been stored, so it widens the expected range instead: the audit
- * expects {@code acked} to {@code acked + unknown}.
+ * The acknowledged writes, what the clients were told (the harness's own record, not the consumer's
+ * ledger of applied IDs): per album, whether its {@code POST /albums} got a 200, and how many likes
+ * and dislikes got a 200. A write that never got a 200 (the loop gave up, or an unexpected status)
+ * may or may not have been stored, so it widens the expected range instead: the audit expects
+ * {@code acked} to {@code acked + unknown}.
  */
-public final class Ledger {
+public final class AcknowledgedWrites {
   private final ConcurrentHashMap<String, Album> albums = new ConcurrentHashMap<>();
 
   /** One album's expectations; each album is written by one load thread at a time. */

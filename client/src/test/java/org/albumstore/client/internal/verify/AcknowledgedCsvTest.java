@@ -12,12 +12,12 @@ import org.albumstore.common.event.Vote;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-class LedgerFileTest {
+class AcknowledgedCsvTest {
   @TempDir Path dir;
 
-  private static List<ExpectedCounts> all(AlbumLedger ledger) {
+  private static List<ExpectedCounts> all(AcknowledgedWrites acknowledged) {
     List<ExpectedCounts> out = new ArrayList<>();
-    for (LedgerSegment s : ledger.segments()) {
+    for (AcknowledgedSegment s : acknowledged.segments()) {
       for (int i = 0; i < s.size(); i++) {
         out.add(s.expected(i));
       }
@@ -26,21 +26,21 @@ class LedgerFileTest {
   }
 
   @Test
-  void twoRunsLedgersReadBackAsTheirUnionWithEveryCount() throws Exception {
-    AlbumLedger a = new AlbumLedger();
-    LedgerSegment s = a.newSegment();
+  void twoRunsAcknowledgedWritesReadBackAsTheirUnionWithEveryCount() throws Exception {
+    AcknowledgedWrites a = new AcknowledgedWrites();
+    AcknowledgedSegment s = a.newSegment();
     int x = s.add("0190a5c8-8f3e-7c4b-9a8e-1d2c3b4a5f60");
     s.vote(x, Vote.LIKE, true);
     s.vote(x, Vote.LIKE, false);
     s.vote(x, Vote.DISLIKE, true);
-    AlbumLedger b = new AlbumLedger();
+    AcknowledgedWrites b = new AcknowledgedWrites();
     b.newSegment().add("not-a-uuid-42");
-    LedgerFile.write(a, dir.resolve("a.csv"));
-    LedgerFile.write(b, dir.resolve("b.csv"));
+    AcknowledgedCsv.write(a, dir.resolve("a.csv"));
+    AcknowledgedCsv.write(b, dir.resolve("b.csv"));
 
-    AlbumLedger union = new AlbumLedger();
-    assertThat(LedgerFile.readInto(dir.resolve("a.csv"), union)).isEqualTo(1);
-    assertThat(LedgerFile.readInto(dir.resolve("b.csv"), union)).isEqualTo(1);
+    AcknowledgedWrites union = new AcknowledgedWrites();
+    assertThat(AcknowledgedCsv.readInto(dir.resolve("a.csv"), union)).isEqualTo(1);
+    assertThat(AcknowledgedCsv.readInto(dir.resolve("b.csv"), union)).isEqualTo(1);
     assertThat(all(union))
         .containsExactly(
             new ExpectedCounts("0190a5c8-8f3e-7c4b-9a8e-1d2c3b4a5f60", 1, 1, 1, 0),
@@ -48,9 +48,9 @@ class LedgerFileTest {
   }
 
   @Test
-  void aFileThatIsNotALedgerIsRefusedNamingIt() throws Exception {
+  void aFileThatIsNotAnAcknowledgedCsvIsRefusedNamingIt() throws Exception {
     Path other = Files.writeString(dir.resolve("requests.csv"), "start_time,request_type\n");
-    assertThatThrownBy(() -> LedgerFile.readInto(other, new AlbumLedger()))
+    assertThatThrownBy(() -> AcknowledgedCsv.readInto(other, new AcknowledgedWrites()))
         .isInstanceOf(IOException.class)
         .hasMessageContaining("requests.csv");
   }

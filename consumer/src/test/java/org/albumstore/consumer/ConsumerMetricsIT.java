@@ -44,7 +44,8 @@ class ConsumerMetricsIT {
     f = Fixture.create(info.getTestMethod().orElseThrow().getName());
     consumer =
         AlbumStoreConsumer.start(
-            Fixture.settings(1, 2, 100, 50), f.amqp, f.db, new MetricsSettings(0, "127.0.0.1"));
+            AlbumStoreConsumer.Options.of(Fixture.settings(1, 2, 100, 50), f.amqp, f.db)
+                .withMetrics(new MetricsSettings(0, "127.0.0.1")));
   }
 
   @AfterEach

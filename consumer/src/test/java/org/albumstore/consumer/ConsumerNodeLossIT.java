@@ -81,12 +81,10 @@ class ConsumerNodeLossIT {
       // than 550 ready for good, since the second batch is held).
       AlbumStoreConsumer first =
           AlbumStoreConsumer.start(
-              Fixture.settings(1, 1, 400, 50, 5_000),
-              onVictim,
-              f.db,
-              new MetricsSettings(0, "127.0.0.1"), // its /health tells when the stop has begun
-              LedgerRetention.DEFAULT,
-              heldAtSecondBatch(inHand, release));
+              AlbumStoreConsumer.Options.of(Fixture.settings(1, 1, 400, 50, 5_000), onVictim, f.db)
+                  // its /health tells when the stop has begun
+                  .withMetrics(new MetricsSettings(0, "127.0.0.1"))
+                  .withWriters(heldAtSecondBatch(inHand, release)));
       try {
         assertThat(inHand.await(WAIT.toSeconds(), TimeUnit.SECONDS)).isTrue();
         // The prefetch refilled: the first batch acknowledged, 400 more delivered and held.

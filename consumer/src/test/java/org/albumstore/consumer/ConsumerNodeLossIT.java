@@ -130,7 +130,7 @@ class ConsumerNodeLossIT {
         HTTP.send(
             HttpRequest.newBuilder(
                     URI.create("http://127.0.0.1:" + consumer.metricsPort() + "/health"))
-                .timeout(Duration.ofSeconds(20)) // the database probe may take the pool's 5 s
+                .timeout(Duration.ofSeconds(20)) // a loaded machine; readiness never waits
                 .build(),
             HttpResponse.BodyHandlers.ofString());
     return health.statusCode() == 503 && health.body().contains("\"status\":\"DRAINING\"");

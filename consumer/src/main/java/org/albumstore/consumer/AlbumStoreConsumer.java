@@ -9,6 +9,7 @@ import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.UUID;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -21,14 +22,15 @@ import org.albumstore.common.db.Databases;
 import org.albumstore.common.db.Schema;
 import org.albumstore.common.tls.TlsFailures;
 import org.albumstore.consumer.internal.amqp.BacklogWatch;
-import org.albumstore.consumer.internal.amqp.CommitAnnouncer;
 import org.albumstore.consumer.internal.amqp.DeadLetterWatch;
+import org.albumstore.consumer.internal.amqp.CommitAnnouncer;
 import org.albumstore.consumer.internal.batch.BatchWait;
 import org.albumstore.consumer.internal.batch.ChannelWorker;
 import org.albumstore.consumer.internal.batch.WorkerConfig;
 import org.albumstore.consumer.internal.ledger.LedgerPruner;
 import org.albumstore.consumer.internal.metrics.ConsumerHealth;
 import org.albumstore.consumer.internal.metrics.ConsumerMetrics;
+import org.albumstore.consumer.internal.metrics.DatabaseProbe;
 import org.albumstore.consumer.internal.metrics.MetricsHttpServer;
 import org.albumstore.consumer.internal.metrics.RateReporter;
 import org.albumstore.consumer.internal.retry.OutageLog;
@@ -44,6 +46,16 @@ import org.slf4j.LoggerFactory;
  * <p>Guarantee: a message is acknowledged only after the transaction that applied it committed (or
  * after the dead-letter queue confirmed it), so a crash at any point loses nothing; what was
  * applied but not acknowledged is redelivered and changes nothing twice.
+ *
+ * <p>Who sees what: {@link #start} opens everything on the calling thread into an {@link Opening}
+ * that no other thread sees, then freezes it into a {@link Running} (immutable: its lists are
+ * copies) and publishes that once, through the volatile field {@link #running}. The health
+ * endpoint's threads read readiness only through that field: its volatile write follows every write
+ * of start-up, so a thread that reads a {@code Running} sees the connections, workers and probe it
+ * names fully built (happens-before through the volatile); while it is null, start-up is not over
+ * and readiness is DOWN. What each part then answers is thread-safe of its own ({@link
+ * Connection#isOpen}, {@link ChannelWorker#consuming}, the database probe's volatile answer, the
+ * outage log). A start that fails closes what its {@code Opening} holds and publishes nothing.
  *
  * <p>Shutdown ({@link #close()}, also run by the SIGTERM hook): report not ready ({@code /health}
  * 503 DRAINING), let every worker finish and acknowledge the batch in hand, then close the channels
@@ -62,112 +74,189 @@ public final class AlbumStoreConsumer implements AutoCloseable {
   static final int CONNECTION_CLOSE_MILLIS = 5_000;
   static final long DEAD_LETTER_CONFIRM_MILLIS = 5_000;
 
+  /**
+   * What {@link #start} takes: the consumer's, the broker's and the database's settings, and, with
+   * defaults, where it serves {@code /metrics} and {@code /health} (off), how long the ledger keeps
+   * an ID ({@link LedgerRetention#DEFAULT}), and what applies the batches ({@link BatchWriter}).
+   *
+   * @param metrics serves {@code GET /metrics} and {@code /health} as these say, before consuming,
+   *     so a port already taken fails the start before anything is consumed
+   * @param writers makes, on the pool, what applies the batches: the seam through which a test
+   *     plants a bug around the real {@link BatchWriter} to prove a checker catches it; the
+   *     consumer's command line always passes {@code BatchWriter::new}
+   */
+  public record Options(
+      ConsumerSettings settings,
+      AmqpSettings amqp,
+      DatabaseSettings database,
+      MetricsSettings metrics,
+      LedgerRetention retention,
+      AggregateWriter.Factory writers) {
+
+    public Options {
+      Objects.requireNonNull(settings, "settings");
+      Objects.requireNonNull(amqp, "amqp");
+      Objects.requireNonNull(database, "database");
+      Objects.requireNonNull(metrics, "metrics");
+      Objects.requireNonNull(retention, "retention");
+      Objects.requireNonNull(writers, "writers");
+    }
+
+    /** The three settings, with the defaults for the rest. */
+    public static Options of(
+        ConsumerSettings settings, AmqpSettings amqp, DatabaseSettings database) {
+      return new Options(
+          settings, amqp, database, MetricsSettings.OFF, LedgerRetention.DEFAULT, BatchWriter::new);
+    }
+
+    public Options withMetrics(MetricsSettings metrics) {
+      return new Options(settings, amqp, database, metrics, retention, writers);
+    }
+
+    public Options withRetention(LedgerRetention retention) {
+      return new Options(settings, amqp, database, metrics, retention, writers);
+    }
+
+    public Options withWriters(AggregateWriter.Factory writers) {
+      return new Options(settings, amqp, database, metrics, retention, writers);
+    }
+  }
+
+  /**
+   * What start-up has opened so far, in the order it opens it: written by the starting thread only,
+   * and never seen by another; {@link #frozen} is what it publishes or, on a failure, closes.
+   */
+  private static final class Opening {
+    HikariDataSource pool;
+    DatabaseProbe databaseProbe;
+    MetricsHttpServer metricsServer;
+    String metricsUrl;
+    HikariDataSource ledgerPool;
+    LedgerPruner pruner;
+    OutageLog databaseOutages;
+    CommitAnnouncer announcer;
+    BacklogWatch backlog;
+    DeadLetterWatch deadLetters;
+    final List<Connection> connections = new ArrayList<>();
+    final List<ChannelWorker> workers = new ArrayList<>();
+    RateReporter reporter;
+
+    Running frozen() {
+      return new Running(
+          pool,
+          databaseProbe,
+          metricsServer,
+          metricsUrl,
+          ledgerPool,
+          pruner,
+          databaseOutages,
+          announcer,
+          backlog,
+          deadLetters,
+          List.copyOf(connections),
+          List.copyOf(workers),
+          reporter);
+    }
+  }
+
+  /**
+   * What start-up opened, immutable; a part not opened (not asked for, or a start that failed
+   * before it) is null, and the lists hold what was opened.
+   */
+  private record Running(
+      HikariDataSource pool,
+      DatabaseProbe databaseProbe,
+      MetricsHttpServer metricsServer,
+      String metricsUrl,
+      HikariDataSource ledgerPool,
+      LedgerPruner pruner,
+      OutageLog databaseOutages,
+      CommitAnnouncer announcer,
+      BacklogWatch backlog,
+      DeadLetterWatch deadLetters,
+      List<Connection> connections,
+      List<ChannelWorker> workers,
+      RateReporter reporter) {
+
+    boolean brokerUp() {
+      return !connections.isEmpty() && connections.stream().allMatch(Connection::isOpen);
+    }
+
+    /** Not while writes are failing, else the probe's last answer (it never waits). */
+    boolean databaseUp() {
+      return !databaseOutages.failing() && databaseProbe.getAsBoolean();
+    }
+
+    boolean allConsuming() {
+      return !workers.isEmpty() && workers.stream().allMatch(ChannelWorker::consuming);
+    }
+  }
+
   private final ConsumerMetrics metrics = new ConsumerMetrics();
-  private final List<Connection> connections = new ArrayList<>();
-  private final List<ChannelWorker> workers = new ArrayList<>();
   private final AtomicBoolean closed = new AtomicBoolean();
   private final ConsumerHealth health =
       new ConsumerHealth(this::brokerUp, this::databaseUp, this::allConsuming);
-  private HikariDataSource pool;
-  private HikariDataSource ledgerPool;
-  private LedgerPruner pruner;
-  private OutageLog databaseOutages;
-  private CommitAnnouncer announcer;
-  private BacklogWatch backlog;
-  private DeadLetterWatch deadLetterWatch;
-  private MetricsHttpServer metricsServer;
-  private String metricsBindAddress;
-  private RateReporter reporter;
   private final AggregateWriter.Factory writers;
+
+  /** Null until start-up is over; then set once, never again (see the class comment). */
+  private volatile Running running;
 
   private AlbumStoreConsumer(AggregateWriter.Factory writers) {
     this.writers = writers;
   }
 
   /**
-   * Opens the pool (and applies the schema if asked), declares the topology, opens the connections
-   * and starts consuming. On failure, closes whatever it opened and rethrows.
+   * Starts with the defaults of {@link Options#of}: no metrics endpoint, the default retention, the
+   * real writer.
    */
   public static AlbumStoreConsumer start(
       ConsumerSettings settings, AmqpSettings amqp, DatabaseSettings database)
       throws IOException, TimeoutException, SQLException {
-    return start(settings, amqp, database, MetricsSettings.OFF);
-  }
-
-  /** As below, with the default {@link LedgerRetention}. */
-  public static AlbumStoreConsumer start(
-      ConsumerSettings settings,
-      AmqpSettings amqp,
-      DatabaseSettings database,
-      MetricsSettings metricsSettings)
-      throws IOException, TimeoutException, SQLException {
-    return start(settings, amqp, database, metricsSettings, LedgerRetention.DEFAULT);
+    return start(Options.of(settings, amqp, database));
   }
 
   /**
-   * As {@link #start(ConsumerSettings, AmqpSettings, DatabaseSettings)}, and serves {@code GET
-   * /metrics} and {@code /health} as {@code metricsSettings} say (before consuming, so a port
-   * already taken fails the start before anything is consumed), and keeps the ledger to {@code
-   * retention}.
+   * Opens the pool (and applies the schema if asked), serves metrics and health if asked, declares
+   * the topology, opens the connections and starts consuming. On failure, closes whatever it opened
+   * and rethrows.
    */
-  public static AlbumStoreConsumer start(
-      ConsumerSettings settings,
-      AmqpSettings amqp,
-      DatabaseSettings database,
-      MetricsSettings metricsSettings,
-      LedgerRetention retention)
+  public static AlbumStoreConsumer start(Options options)
       throws IOException, TimeoutException, SQLException {
-    return start(settings, amqp, database, metricsSettings, retention, BatchWriter::new);
-  }
-
-  /**
-   * As {@link #start(ConsumerSettings, AmqpSettings, DatabaseSettings, MetricsSettings,
-   * LedgerRetention)}, with the batches applied by what {@code writers} makes on the pool: the seam
-   * through which a test plants a bug around the real {@link BatchWriter} to prove a checker
-   * catches it. The consumer's command line always passes {@code BatchWriter::new}.
-   */
-  public static AlbumStoreConsumer start(
-      ConsumerSettings settings,
-      AmqpSettings amqp,
-      DatabaseSettings database,
-      MetricsSettings metricsSettings,
-      LedgerRetention retention,
-      AggregateWriter.Factory writers)
-      throws IOException, TimeoutException, SQLException {
-    AlbumStoreConsumer consumer = new AlbumStoreConsumer(writers);
+    AlbumStoreConsumer consumer = new AlbumStoreConsumer(options.writers());
+    Opening opening = new Opening();
     try {
-      consumer.open(settings, amqp, database, metricsSettings, retention);
-      return consumer;
+      consumer.open(options, opening);
     } catch (IOException | TimeoutException | SQLException | RuntimeException e) {
-      consumer.close();
+      consumer.closed.set(true);
+      consumer.shutDown(opening.frozen());
       throw e;
     }
+    consumer.running = opening.frozen();
+    return consumer;
   }
 
-  private void open(
-      ConsumerSettings settings,
-      AmqpSettings amqp,
-      DatabaseSettings database,
-      MetricsSettings metricsSettings,
-      LedgerRetention retention)
-      throws IOException, TimeoutException, SQLException {
-    log.info("starting: {}, {}, {}, {}", settings, amqp, database, retention);
-    pool = Databases.pool(database, "albumstore-consumer", settings.dbPoolSize());
-    metrics.bindPool(pool);
+  private void open(Options options, Opening o) throws IOException, TimeoutException, SQLException {
+    ConsumerSettings settings = options.settings();
+    AmqpSettings amqp = options.amqp();
+    DatabaseSettings database = options.database();
+    log.info("starting: {}, {}, {}, {}", settings, amqp, database, options.retention());
+    o.pool = Databases.pool(database, "albumstore-consumer", settings.dbPoolSize());
+    o.databaseProbe = DatabaseProbe.start(o.pool, DatabaseProbe.PERIOD_MILLIS);
+    metrics.bindPool(o.pool);
     metrics.bindHealth(health);
-    if (metricsSettings.enabled()) {
-      metricsServer = serveMetrics(metricsSettings);
-      metricsBindAddress = metricsSettings.bindAddress();
+    if (options.metrics().enabled()) {
+      o.metricsServer = serveMetrics(options.metrics());
+      o.metricsUrl = metricsUrl(options.metrics().bindAddress(), o.metricsServer.port());
     }
     if (settings.initSchema()) {
-      applySchema(database);
+      applySchema(o.pool, database);
     }
-    startPruner(database, retention);
-    databaseOutages = new OutageLog("database writes");
+    startPruner(o, database, options.retention());
+    o.databaseOutages = new OutageLog("database writes");
     String instance = UUID.randomUUID().toString().substring(0, 8);
     // A factory of its own, outside amqp-client's metrics: those count the write queue's traffic;
     // the announcements have their own counter.
-    announcer =
+    o.announcer =
         CommitAnnouncer.start(
             openConnection(
                 AmqpConnections.factory(amqp), amqp, "albumstore-consumer-" + instance, "announce"),
@@ -180,15 +269,15 @@ public final class AlbumStoreConsumer implements AutoCloseable {
             amqp,
             settings.prefetch(),
             settings.batchSize(),
-            batchWait(settings, amqp, instance),
+            batchWait(o, settings, amqp, instance),
             DEAD_LETTER_CONFIRM_MILLIS,
-            writers.create(pool),
-            announcer,
+            writers.create(o.pool),
+            o.announcer,
             metrics,
-            databaseOutages,
+            o.databaseOutages,
             new OutageLog("dead-letter publishing"));
-    startWorkers(settings, config, factory, instance);
-    deadLetterWatch =
+    startWorkers(o, settings, config, factory, instance);
+    o.deadLetters =
         DeadLetterWatch.start(
             openConnection(
                 AmqpConnections.factory(amqp),
@@ -197,7 +286,7 @@ public final class AlbumStoreConsumer implements AutoCloseable {
                 "dead-letters"),
             amqp,
             metrics.registry());
-    reporter = new RateReporter(metrics, settings.statsIntervalSeconds());
+    o.reporter = new RateReporter(metrics, settings.statsIntervalSeconds());
     log.info(
         "consuming {} with {} connections x {} channels, prefetch {}, batches of up to {} (wait {}"
             + " ms, {} ms during a backlog), {} partition(s)",
@@ -215,22 +304,24 @@ public final class AlbumStoreConsumer implements AutoCloseable {
    * The partial-batch wait; a backlog wait starts the watch that arms it, on a connection of its
    * own (a factory outside amqp-client's metrics, like the announcer's).
    */
-  private BatchWait batchWait(ConsumerSettings settings, AmqpSettings amqp, String instance)
+  private static BatchWait batchWait(
+      Opening o, ConsumerSettings settings, AmqpSettings amqp, String instance)
       throws IOException, TimeoutException {
     if (settings.batchWaitMillis() > 0 || settings.backlogWaitMillis() == 0) {
       return BatchWait.fixed(settings.batchWaitMillis());
     }
-    backlog =
+    o.backlog =
         BacklogWatch.start(
             openConnection(
                 AmqpConnections.factory(amqp), amqp, "albumstore-consumer-" + instance, "backlog"),
             amqp,
             (long) settings.workers() * settings.batchSize(),
             settings.backlogWaitMillis());
-    return new BatchWait(0, settings.backlogWaitMillis(), backlog);
+    return new BatchWait(0, settings.backlogWaitMillis(), o.backlog);
   }
 
-  private void applySchema(DatabaseSettings database) throws SQLException {
+  private static void applySchema(HikariDataSource pool, DatabaseSettings database)
+      throws SQLException {
     try {
       Schema.apply(pool);
     } catch (SQLException e) {
@@ -245,24 +336,28 @@ public final class AlbumStoreConsumer implements AutoCloseable {
    * Starts the ledger's background delete, on a pool of its own: the pruner holds its connection
    * for a whole run, never one a worker needs.
    */
-  private void startPruner(DatabaseSettings database, LedgerRetention retention) {
-    ledgerPool = Databases.pool(database, "albumstore-consumer-ledger", 1);
-    metrics.bindPool(ledgerPool);
-    pruner = new LedgerPruner(ledgerPool, retention);
-    pruner.bindTo(metrics.registry());
-    pruner.start();
+  private void startPruner(Opening o, DatabaseSettings database, LedgerRetention retention) {
+    o.ledgerPool = Databases.pool(database, "albumstore-consumer-ledger", 1);
+    metrics.bindPool(o.ledgerPool);
+    o.pruner = new LedgerPruner(o.ledgerPool, retention);
+    o.pruner.bindTo(metrics.registry());
+    o.pruner.start();
   }
 
   /** Opens the M connections and starts K workers on each, declaring the topology first. */
-  private void startWorkers(
-      ConsumerSettings settings, WorkerConfig config, ConnectionFactory factory, String instance)
+  private static void startWorkers(
+      Opening o,
+      ConsumerSettings settings,
+      WorkerConfig config,
+      ConnectionFactory factory,
+      String instance)
       throws IOException, TimeoutException {
     AmqpSettings amqp = config.amqp();
     List<AmqpSettings.Partition> partitions = null;
     for (int c = 1; c <= settings.connections(); c++) {
       Connection connection =
           openConnection(factory, amqp, "albumstore-consumer-" + instance, Integer.toString(c));
-      connections.add(connection);
+      o.connections.add(connection);
       for (int k = 1; k <= settings.channelsPerConnection(); k++) {
         Channel channel = connection.createChannel();
         if (c == 1 && k == 1) {
@@ -276,7 +371,7 @@ public final class AlbumStoreConsumer implements AutoCloseable {
         ChannelWorker worker =
             new ChannelWorker(
                 config, connection, channel, name, priority(settings, c, k), partitions);
-        workers.add(worker);
+        o.workers.add(worker);
         worker.start();
       }
     }
@@ -358,7 +453,8 @@ public final class AlbumStoreConsumer implements AutoCloseable {
 
   /** The port of {@code GET /metrics}, or -1 when not served. */
   public int metricsPort() {
-    return metricsServer == null ? -1 : metricsServer.port();
+    MetricsHttpServer server = running.metricsServer();
+    return server == null ? -1 : server.port();
   }
 
   /**
@@ -367,7 +463,7 @@ public final class AlbumStoreConsumer implements AutoCloseable {
    * ::), it answers on the loopback address, which is one of them.
    */
   public String metricsUrl() {
-    return metricsServer == null ? null : metricsUrl(metricsBindAddress, metricsServer.port());
+    return running.metricsUrl();
   }
 
   static String metricsUrl(String bindAddress, int port) {
@@ -381,28 +477,18 @@ public final class AlbumStoreConsumer implements AutoCloseable {
   }
 
   private boolean brokerUp() {
-    List<Connection> open = List.copyOf(connections);
-    return !open.isEmpty() && open.stream().allMatch(Connection::isOpen);
+    Running r = running;
+    return r != null && r.brokerUp();
   }
 
-  /**
-   * Whether the database answers: not while writes are failing, else a pooled connection borrowed
-   * and validated (at most the pool's 5 s borrow timeout when it is unreachable).
-   */
   private boolean databaseUp() {
-    if (pool == null || (databaseOutages != null && databaseOutages.failing())) {
-      return false;
-    }
-    try (java.sql.Connection c = pool.getConnection()) {
-      return c.isValid(2);
-    } catch (SQLException | RuntimeException e) {
-      return false;
-    }
+    Running r = running;
+    return r != null && r.databaseUp();
   }
 
   private boolean allConsuming() {
-    List<ChannelWorker> running = List.copyOf(workers);
-    return !running.isEmpty() && running.stream().allMatch(ChannelWorker::consuming);
+    Running r = running;
+    return r != null && r.allConsuming();
   }
 
   /** Totals since start; safe to call at any time, also after close. */
@@ -413,48 +499,52 @@ public final class AlbumStoreConsumer implements AutoCloseable {
   /** Stops consuming and releases everything, in reverse order of opening. Idempotent. */
   @Override
   public void close() {
-    if (!closed.compareAndSet(false, true)) {
-      return;
+    if (closed.compareAndSet(false, true)) {
+      shutDown(running);
     }
+  }
+
+  /** Closes what {@code r} holds (a part not opened is null); the metrics' registry last. */
+  private void shutDown(Running r) {
     health.drain();
     log.info("stopping: /health answers 503 DRAINING; finishing the batches in hand");
+    List<ChannelWorker> workers = r.workers();
     workers.forEach(ChannelWorker::requestStop);
-    awaitWorkers();
+    awaitWorkers(workers);
     for (int i = workers.size() - 1; i >= 0; i--) {
       workers.get(i).closeChannels();
     }
-    for (int i = connections.size() - 1; i >= 0; i--) {
-      closeConnection(connections.get(i));
+    for (int i = r.connections().size() - 1; i >= 0; i--) {
+      closeConnection(r.connections().get(i));
     }
-    if (backlog != null) {
-      backlog.close();
-    }
-    if (deadLetterWatch != null) {
-      deadLetterWatch.close();
-    }
-    if (announcer != null) {
-      announcer.close();
-    }
-    if (reporter != null) {
-      reporter.close();
-    }
-    if (pruner != null) {
-      pruner.close();
-    }
-    if (ledgerPool != null) {
-      ledgerPool.close();
-    }
-    if (pool != null) {
-      pool.close();
-    }
-    if (metricsServer != null) {
-      metricsServer.close();
-    }
-    metrics.close();
+    closeAll(
+        r.backlog(),
+        r.deadLetters(),
+        r.announcer(),
+        r.reporter(),
+        r.pruner(),
+        r.ledgerPool(),
+        r.databaseProbe(),
+        r.pool(),
+        r.metricsServer(),
+        metrics);
     log.info("stopped: {}", metrics.snapshot());
   }
 
-  private void awaitWorkers() {
+  /** Closes each in turn, skipping those not opened (null). */
+  private static void closeAll(AutoCloseable... parts) {
+    for (AutoCloseable part : parts) {
+      if (part != null) {
+        try {
+          part.close();
+        } catch (Exception e) {
+          log.warn("closing {} failed: {}", part.getClass().getSimpleName(), e.toString());
+        }
+      }
+    }
+  }
+
+  private static void awaitWorkers(List<ChannelWorker> workers) {
     long deadline = System.nanoTime() + WORKER_EXIT_MILLIS * 1_000_000;
     try {
       for (ChannelWorker w : workers) {

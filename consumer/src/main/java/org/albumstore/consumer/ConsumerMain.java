@@ -134,7 +134,11 @@ public final class ConsumerMain implements Callable<Integer> {
     final AlbumStoreConsumer consumer;
     try {
       consumer =
-          AlbumStoreConsumer.start(settings, amqp, database, metricsSettings, retention, writers);
+          AlbumStoreConsumer.start(
+              AlbumStoreConsumer.Options.of(settings, amqp, database)
+                  .withMetrics(metricsSettings)
+                  .withRetention(retention)
+                  .withWriters(writers));
     } catch (IOException | TimeoutException | SQLException e) {
       if (TlsFailures.explain(e).isPresent()) {
         // A refused certificate is a setting to fix, said in one line; a trace would bury it.

@@ -143,7 +143,8 @@ class ConsumerLedgerRetentionIT {
   void aRedeliveryInsideTheWindowStillChangesNothingAfterPruning() throws Exception {
     consumer =
         AlbumStoreConsumer.start(
-            Fixture.settings(1, 1, 10, 10), f.amqp, f.db, MetricsSettings.OFF, HOUR);
+            AlbumStoreConsumer.Options.of(Fixture.settings(1, 1, 10, 10), f.amqp, f.db)
+                .withRetention(HOUR));
     UUID keyedId = UUID.randomUUID();
     WriteBundle message =
         new WriteBundle(

@@ -44,7 +44,8 @@ class ConsumerMetricsIT {
     f = Fixture.create(info.getTestMethod().orElseThrow().getName());
     consumer =
         AlbumStoreConsumer.start(
-            Fixture.settings(1, 2, 100, 50), f.amqp, f.db, new MetricsSettings(0, "127.0.0.1"));
+            AlbumStoreConsumer.Options.of(Fixture.settings(1, 2, 100, 50), f.amqp, f.db)
+                .withMetrics(new MetricsSettings(0, "127.0.0.1")));
   }
 
   @AfterEach
@@ -207,7 +208,7 @@ class ConsumerMetricsIT {
       assertThat(Scrapes.sum(text, STAGE, Map.of("stage", stage))).as(stage).isEqualTo(63);
     }
     assertThat(value(text, "albumstore_consumer_visibility_seconds_count")).isEqualTo(63);
-    // The commit may be part of the statement (autocommit): apply and commit together take time.
+    // The statements and the commit that follows them take time together.
     assertThat(
             Scrapes.sum(
                     text, "albumstore_consumer_write_stage_seconds_sum", Map.of("stage", "apply"))

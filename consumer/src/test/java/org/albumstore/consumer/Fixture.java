@@ -241,7 +241,9 @@ final class Fixture implements AutoCloseable {
   AlbumStoreConsumer start(
       ConsumerSettings settings, AmqpSettings amqp, DatabaseSettings db, MetricsSettings metrics)
       throws Exception {
-    AlbumStoreConsumer consumer = AlbumStoreConsumer.start(settings, amqp, db, metrics);
+    AlbumStoreConsumer consumer =
+        AlbumStoreConsumer.start(
+            AlbumStoreConsumer.Options.of(settings, amqp, db).withMetrics(metrics));
     consumers.add(consumer);
     return consumer;
   }

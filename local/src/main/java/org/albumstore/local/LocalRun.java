@@ -111,7 +111,9 @@ final class LocalRun extends LaunchBase {
     AlbumStoreConsumer consumer =
         stack.add(
             "consumer",
-            AlbumStoreConsumer.start(cs, broker.settings(), database.settings(), metrics));
+            AlbumStoreConsumer.start(
+                AlbumStoreConsumer.Options.of(cs, broker.settings(), database.settings())
+                    .withMetrics(metrics)));
     StartedStack started =
         new StartedStack(database, broker, server, consumer, cs, consumer.metricsUrl());
     step(4, started.consumerLine(), t0);

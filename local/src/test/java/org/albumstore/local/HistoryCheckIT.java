@@ -24,8 +24,6 @@ import org.albumstore.common.config.DatabaseSettings;
 import org.albumstore.common.config.Env;
 import org.albumstore.consumer.AlbumStoreConsumer;
 import org.albumstore.consumer.ConsumerSettings;
-import org.albumstore.consumer.LedgerRetention;
-import org.albumstore.consumer.MetricsSettings;
 import org.albumstore.consumer.sql.AggregateWriter;
 import org.albumstore.consumer.sql.BatchWriter;
 import org.albumstore.embedded.testing.TestServices;
@@ -169,12 +167,8 @@ class HistoryCheckIT {
   private static Run writeTwice(String runId, AggregateWriter.Factory writers) throws Exception {
     AlbumStoreConsumer consumer =
         AlbumStoreConsumer.start(
-            ConsumerSettings.defaults(),
-            amqp,
-            db,
-            MetricsSettings.OFF,
-            LedgerRetention.DEFAULT,
-            writers);
+            AlbumStoreConsumer.Options.of(ConsumerSettings.defaults(), amqp, db)
+                .withWriters(writers));
     try {
       Run first = client(runId, runId + "-first", "--read-back", "50", "--get-threads", "2");
       assertThat(first.result().exitCode()).as(first.report()).isZero();

@@ -19,9 +19,9 @@ import org.junit.jupiter.params.provider.CsvSource;
 /**
  * The packaged {@code albumstore-local.jar} on other machines than this one: it carries the
  * PostgreSQL binaries of every platform it serves, and on a platform it does not serve it says so
- * in one line and exits with 3 before starting anything. The other platform is simulated in a JVM
- * of its own, through {@link PostgresPlatform}'s override properties; {@code os.name} and {@code
- * os.arch} stay true.
+ * in one line and exits with 3 before starting anything. The other platform is played by a JVM of
+ * its own whose {@code os.name} and {@code os.arch} are set on its command line, which the JDK
+ * honours: the whole child JVM poses, and no production code reads a property of its own for it.
  */
 class LocalJarPlatformsIT {
   private static final Path JAR =
@@ -51,8 +51,8 @@ class LocalJarPlatformsIT {
     ProcessBuilder pb =
         new ProcessBuilder(
             java.toString(),
-            "-D" + PostgresPlatform.OS_NAME_PROPERTY + "=" + osName,
-            "-D" + PostgresPlatform.OS_ARCH_PROPERTY + "=" + osArch,
+            "-Dos.name=" + osName,
+            "-Dos.arch=" + osArch,
             "-jar",
             JAR.toString(),
             "--embedded",

@@ -12,68 +12,60 @@ import java.util.function.BiFunction;
  *
  * <p>Declared as {@code public static final} fields in the class that reads them ({@code
  * AmqpSettings}-like records, {@link CommonSettings} for the ones several runnables share), built
- * with the factories and {@code with...} methods below; instances are immutable.
+ * with the factories and {@code with...} methods below; instances are immutable, each {@code
+ * with...} a new one. Inside, the parts travel as small records (parser, default, flag, help,
+ * former name), so that no constructor takes a row of look-alike strings.
  *
  * @param <T> the parsed type
  */
 public final class Setting<T> {
+  /** How the text becomes a value, and the type picocli converts a flag's text to first. */
+  private record Parser<T>(BiFunction<Env, T, T> reader, Class<?> flagType) {}
+
+  /** The default (null when it depends on other settings), and the text that states it. */
+  private record Default<T>(T value, String text) {}
+
+  /** The flag, e.g. {@code --queue} (null when none), and its value's label in the help. */
+  private record Flag(String name, String label) {}
+
+  /** What the setting is, and whether its value is a secret. */
+  private record Help(String text, boolean secret) {}
+
+  /** The variable and flag before a rename, still read; both null when there was none. */
+  private record FormerName(String variable, String flag) {
+    static final FormerName NONE = new FormerName(null, null);
+  }
+
   private final String variable;
-  private T defaultValue;
-  private String defaultText;
-  private final BiFunction<Env, T, T> reader;
-  private final Class<?> flagType;
-  private String flag;
-  private String paramLabel;
-  private String help;
-  private boolean secret;
-  private String formerVariable;
-  private String formerFlag;
+  private final Parser<T> parser;
+  private final Default<T> defaults;
+  private final Flag flag;
+  private final Help help;
+  private final FormerName former;
 
   private Setting(
       String variable,
-      T defaultValue,
-      String defaultText,
-      BiFunction<Env, T, T> reader,
-      Class<?> flagType,
-      String flag,
-      String paramLabel,
-      String help,
-      boolean secret,
-      String formerVariable,
-      String formerFlag) {
+      Parser<T> parser,
+      Default<T> defaults,
+      Flag flag,
+      Help help,
+      FormerName former) {
     this.variable = Objects.requireNonNull(variable);
     if (!variable.startsWith("ALBUMSTORE_")) {
       throw new IllegalArgumentException("settings are ALBUMSTORE_* variables: " + variable);
     }
-    this.defaultValue = defaultValue;
-    this.defaultText = defaultText;
-    this.reader = reader;
-    this.flagType = flagType;
+    this.parser = parser;
+    this.defaults = defaults;
     this.flag = flag;
-    this.paramLabel = paramLabel;
     this.help = help;
-    this.secret = secret;
-    this.formerVariable = formerVariable;
-    this.formerFlag = formerFlag;
+    this.former = former;
   }
 
-  /**
-   * A copy for one {@code with...} method to change before returning it: instances never change
-   * once a declaration holds them, so the fields are final in effect, set only here.
-   */
-  private Setting<T> copy() {
+  /** A new setting: no flag yet (only its value's label), no help, not secret, never renamed. */
+  private static <T> Setting<T> of(
+      String variable, Parser<T> parser, Default<T> defaults, String label) {
     return new Setting<>(
-        variable,
-        defaultValue,
-        defaultText,
-        reader,
-        flagType,
-        flag,
-        paramLabel,
-        help,
-        secret,
-        formerVariable,
-        formerFlag);
+        variable, parser, defaults, new Flag(null, label), new Help(null, false), FormerName.NONE);
   }
 
   /** A whole number between {@code min} and {@code max}; the default needs not be in range. */
@@ -91,39 +83,27 @@ public final class Setting<T> {
 
   private static Setting<Integer> integer(
       String variable, Integer defaultValue, String defaultText, int min, int max) {
-    return new Setting<>(
+    return of(
         variable,
-        defaultValue,
-        defaultText,
-        (env, d) ->
-            env.get(variable, null) == null
-                ? d
-                : Integer.valueOf(env.getInt(variable, 0, min, max)),
-        Integer.class,
-        null,
-        "N",
-        null,
-        false,
-        null,
-        null);
+        new Parser<>(
+            (env, d) ->
+                env.get(variable, null) == null
+                    ? d
+                    : Integer.valueOf(env.getInt(variable, 0, min, max)),
+            Integer.class),
+        new Default<>(defaultValue, defaultText),
+        "N");
   }
 
   /**
    * Text, trimmed; blank counts as not set. A null default: {@code defaultText} says what applies.
    */
   public static Setting<String> text(String variable, String defaultValue, String defaultText) {
-    return new Setting<>(
+    return of(
         variable,
-        defaultValue,
-        defaultText,
-        (env, d) -> env.get(variable, d),
-        String.class,
-        null,
-        "VALUE",
-        null,
-        false,
-        null,
-        null);
+        new Parser<>((env, d) -> env.get(variable, d), String.class),
+        new Default<>(defaultValue, defaultText),
+        "VALUE");
   }
 
   /** Text, trimmed, its default shown as it is. */
@@ -133,18 +113,11 @@ public final class Setting<T> {
 
   /** true/yes/1/on or false/no/0/off; the flag alone means true. */
   public static Setting<Boolean> bool(String variable, boolean defaultValue) {
-    return new Setting<>(
+    return of(
         variable,
-        defaultValue,
-        Boolean.toString(defaultValue),
-        (env, d) -> env.getBoolean(variable, d),
-        Boolean.class,
-        null,
-        "true|false",
-        null,
-        false,
-        null,
-        null);
+        new Parser<>((env, d) -> env.getBoolean(variable, d), Boolean.class),
+        new Default<>(defaultValue, Boolean.toString(defaultValue)),
+        "true|false");
   }
 
   /** The same setting with a command-line flag, e.g. {@code --queue NAME}. */
@@ -152,17 +125,12 @@ public final class Setting<T> {
     if (!flagName.startsWith("--")) {
       throw new IllegalArgumentException("flags are --long-names: " + flagName);
     }
-    Setting<T> s = copy();
-    s.flag = flagName;
-    s.paramLabel = label;
-    return s;
+    return new Setting<>(variable, parser, defaults, new Flag(flagName, label), help, former);
   }
 
   /** The same setting with its help: what it is, in a sentence without a final period. */
   public Setting<T> withHelp(String text) {
-    Setting<T> s = copy();
-    s.help = text;
-    return s;
+    return new Setting<>(variable, parser, defaults, flag, new Help(text, help.secret()), former);
   }
 
   /**
@@ -170,7 +138,7 @@ public final class Setting<T> {
    * of its own (the client reads the broker URI only to watch the queue).
    */
   public Setting<T> withUse(String use) {
-    return withHelp(help + "; " + use);
+    return withHelp(help.text() + "; " + use);
   }
 
   /**
@@ -178,9 +146,7 @@ public final class Setting<T> {
    * {@code --help} never prints a value, since it states only the declared default.
    */
   public Setting<T> asSecret() {
-    Setting<T> s = copy();
-    s.secret = true;
-    return s;
+    return new Setting<>(variable, parser, defaults, flag, new Help(help.text(), true), former);
   }
 
   /**
@@ -188,10 +154,8 @@ public final class Setting<T> {
    * takes any free HTTP port by default, the server jar 8080).
    */
   public Setting<T> withDefault(T value) {
-    Setting<T> s = copy();
-    s.defaultValue = value;
-    s.defaultText = String.valueOf(value);
-    return s;
+    return new Setting<>(
+        variable, parser, new Default<>(value, String.valueOf(value)), flag, help, former);
   }
 
   /**
@@ -199,21 +163,19 @@ public final class Setting<T> {
    * read (the current ones win when both are given), so an operator's existing configuration keeps
    * working, while the help and the READMEs show the current names only, plus a note.
    */
-  public Setting<T> withFormerName(String variable, String flag) {
-    Setting<T> s = copy();
-    s.formerVariable = variable;
-    s.formerFlag = flag;
-    return s;
+  public Setting<T> withFormerName(String formerVariable, String formerFlag) {
+    return new Setting<>(
+        variable, parser, defaults, flag, help, new FormerName(formerVariable, formerFlag));
   }
 
   /** The variable before a rename, still read; null when there was none. */
   public String formerVariable() {
-    return formerVariable;
+    return former.variable();
   }
 
   /** The flag before a rename, still accepted; null when there was none. */
   public String formerFlag() {
-    return formerFlag;
+    return former.flag();
   }
 
   /** The variable, also the key under which a flag or a context init parameter overrides it. */
@@ -223,35 +185,35 @@ public final class Setting<T> {
 
   /** The flag, e.g. {@code --queue}; null when the setting has none. */
   public String flag() {
-    return flag;
+    return flag.name();
   }
 
   public String paramLabel() {
-    return paramLabel;
+    return flag.label();
   }
 
   /** What the setting is, without the variable and the default. */
   public String help() {
-    return help;
+    return help.text();
   }
 
   /** The default; null when it depends on other settings ({@link #defaultText} says how). */
   public T defaultValue() {
-    return defaultValue;
+    return defaults.value();
   }
 
   /** The default as {@code --help} and the READMEs state it. */
   public String defaultText() {
-    return defaultText;
+    return defaults.text();
   }
 
   public boolean secret() {
-    return secret;
+    return help.secret();
   }
 
   /** The type picocli converts the flag's text to before it becomes an override. */
   Class<?> flagType() {
-    return flagType;
+    return parser.flagType();
   }
 
   /**
@@ -262,16 +224,16 @@ public final class Setting<T> {
    *     range
    */
   public T read(Env env) {
-    return reader.apply(current(env), defaultValue);
+    return parser.reader().apply(current(env), defaults.value());
   }
 
   /** {@code env} with the former variable's value under the current name, if only it is set. */
   private Env current(Env env) {
-    if (formerVariable == null || env.get(variable, null) != null) {
+    if (former.variable() == null || env.get(variable, null) != null) {
       return env;
     }
-    String former = env.get(formerVariable, null);
-    return former == null ? env : env.withOverrides(Map.of(variable, former));
+    String value = env.get(former.variable(), null);
+    return value == null ? env : env.withOverrides(Map.of(variable, value));
   }
 
   /** Whether {@code env} sets it (not blank), as opposed to the default applying. */

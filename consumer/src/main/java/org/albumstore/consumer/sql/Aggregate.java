@@ -113,17 +113,6 @@ public final class Aggregate {
     return ledgerIds;
   }
 
-  /** Reviews in the batch, a message sent twice counted once. */
-  int reviewCount() {
-    long n = reviewsById.size();
-    for (List<AlbumVotes> vs : unkeyedByMessage.values()) {
-      for (AlbumVotes v : vs) {
-        n += v.reviews();
-      }
-    }
-    return (int) Math.min(Integer.MAX_VALUE, n);
-  }
-
   /**
    * The counter deltas of the reviews whose ledger IDs are in {@code newLedgerIds} (those the
    * ledger had not seen: a review's event ID, or its message's ID for all its unkeyed reviews), one

@@ -10,7 +10,7 @@ import org.albumstore.common.event.CommittedWrites;
  * @param committed the albums it inserted (not those that existed before) and the counters it
  *     moved, as committed: what the consumer announces
  * @param applyNanos from asking the pool for a connection to the last statement's end
- * @param commitNanos an explicit commit alone (0 when the commit is part of the statement)
+ * @param commitNanos the transaction's {@code COMMIT}, from the call to its return
  */
 public record WriteResult(
     int messages,

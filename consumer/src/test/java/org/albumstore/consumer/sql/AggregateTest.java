@@ -31,6 +31,14 @@ class AggregateTest {
     return reviews.stream().map(Review::eventId).toList();
   }
 
+  /**
+   * The reviews the batch holds, a message sent twice counted once: what its counter deltas add up
+   * to when the ledger has seen none of it.
+   */
+  private static long reviewCount(Aggregate a) {
+    return a.deltasFor(a.ledgerIds()).stream().mapToLong(d -> d.likes() + d.dislikes()).sum();
+  }
+
   @Test
   void deltasAreSummedPerAlbumAcrossMessages() {
     List<Review> first = List.of(like("b"), like("a"), dislike("b"));
@@ -42,7 +50,7 @@ class AggregateTest {
     assertThat(a.deltasFor(ids(all)))
         .containsExactly(new AlbumDelta("a", 1, 2), new AlbumDelta("b", 2, 1));
     assertThat(a.messageCount()).isEqualTo(2);
-    assertThat(a.reviewCount()).isEqualTo(6);
+    assertThat(reviewCount(a)).isEqualTo(6);
   }
 
   @Test
@@ -145,7 +153,7 @@ class AggregateTest {
     Aggregate a = Aggregate.of(List.of(m));
 
     assertThat(a.ledgerIds()).containsExactlyInAnyOrder(messageId, keyed.eventId());
-    assertThat(a.reviewCount()).isEqualTo(4);
+    assertThat(reviewCount(a)).isEqualTo(4);
     assertThat(a.deltasFor(List.of(messageId)))
         .containsExactly(new AlbumDelta("a", 1, 1), new AlbumDelta("b", 1, 0));
     assertThat(a.deltasFor(List.of(keyed.eventId()))).containsExactly(new AlbumDelta("k", 1, 0));
@@ -166,7 +174,7 @@ class AggregateTest {
     Aggregate a = Aggregate.of(List.of(m, m));
 
     assertThat(a.ledgerIds()).containsExactly(m.id());
-    assertThat(a.reviewCount()).isEqualTo(2);
+    assertThat(reviewCount(a)).isEqualTo(2);
     assertThat(a.deltasFor(a.ledgerIds())).containsExactly(new AlbumDelta("x", 1, 1));
   }
 
@@ -196,7 +204,7 @@ class AggregateTest {
     Aggregate a = Aggregate.of(List.of(v2, v1, v2));
 
     assertThat(a.ledgerIds()).containsExactlyInAnyOrder(v2.id(), v1.id(), keyed.eventId());
-    assertThat(a.reviewCount()).isEqualTo(8);
+    assertThat(reviewCount(a)).isEqualTo(8);
     assertThat(a.deltasFor(List.of(v2.id())))
         .containsExactly(new AlbumDelta("a", 3, 1), new AlbumDelta("b", 0, 2));
     assertThat(a.deltasFor(a.ledgerIds()))

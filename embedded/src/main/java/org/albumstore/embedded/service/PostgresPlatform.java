@@ -30,17 +30,10 @@ import org.albumstore.common.config.CommonSettings;
  *       error of a file that plainly exists.
  * </ul>
  *
- * <p>Tests simulate another machine with the system properties {@value #OS_NAME_PROPERTY} and
- * {@value #OS_ARCH_PROPERTY}, which take the place of {@code os.name} and {@code os.arch} here
- * only: the JVM's own properties stay as they are.
+ * <p>This machine is what the JVM reports; a test plays another one through {@link #archiveOn},
+ * which takes the machine as arguments.
  */
 public final class PostgresPlatform {
-  /** Takes the place of {@code os.name} in the choice (tests: another machine). */
-  public static final String OS_NAME_PROPERTY = "albumstore.embedded.os.name";
-
-  /** Takes the place of {@code os.arch} in the choice (tests: another machine). */
-  public static final String OS_ARCH_PROPERTY = "albumstore.embedded.os.arch";
-
   public static final String LINUX_X86_64 = "postgres-linux-x86_64.txz";
   public static final String LINUX_ARM_64 = "postgres-linux-arm_64.txz";
 
@@ -64,9 +57,17 @@ public final class PostgresPlatform {
    * @throws IllegalStateException when there is none; the message is one line and says what to do
    */
   public static String archiveForThisMachine() {
-    String osName = System.getProperty(OS_NAME_PROPERTY, System.getProperty("os.name"));
-    String osArch = System.getProperty(OS_ARCH_PROPERTY, System.getProperty("os.arch"));
-    boolean musl = isLinux(osName) && jvmUsesMusl();
+    String osName = System.getProperty("os.name");
+    return archiveOn(osName, System.getProperty("os.arch"), isLinux(osName) && jvmUsesMusl());
+  }
+
+  /**
+   * The archive for a machine, checked to be on the classpath: {@link #archiveForThisMachine} for
+   * the machine given (the seam through which a test plays another one).
+   *
+   * @throws IllegalStateException when there is none; the message is one line and says what to do
+   */
+  static String archiveOn(String osName, String osArch, boolean musl) {
     String archive = archiveFor(osName, osArch, musl);
     if (PostgresPlatform.class.getClassLoader().getResource(archive) == null) {
       throw new IllegalStateException(

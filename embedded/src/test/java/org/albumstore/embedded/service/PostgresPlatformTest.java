@@ -60,6 +60,39 @@ class PostgresPlatformTest {
                     .isEqualTo(musl));
   }
 
+  /** Another machine played through the seam, as the embedded PostgreSQL's start asks. */
+  @ParameterizedTest(name = "{0} {1}")
+  @CsvSource({
+    "Mac OS X, aarch64, postgres-darwin-x86_64.txz",
+    "Windows 11, amd64, postgres-windows-x86_64.txz",
+    "Linux, aarch64, postgres-linux-arm_64.txz",
+  })
+  void anotherServedMachineFindsItsBundledArchive(String osName, String osArch, String archive) {
+    assertThat(PostgresPlatform.archiveOn(osName, osArch, false)).isEqualTo(archive);
+  }
+
+  @Test
+  void anotherUnservedMachineIsRefusedBeforeTheClasspathIsAsked() {
+    assertThatThrownBy(() -> PostgresPlatform.archiveOn("FreeBSD", "amd64", false))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageStartingWith("no embedded PostgreSQL for FreeBSD amd64 ");
+  }
+
+  @Test
+  void thisMachineIsTheOneTheJvmReports() {
+    String osName = System.getProperty("os.name");
+    String osArch = System.getProperty("os.arch");
+    boolean musl = "Linux".equals(osName) && PostgresPlatform.jvmUsesMusl();
+    String expected;
+    try {
+      expected = PostgresPlatform.archiveOn(osName, osArch, musl);
+    } catch (IllegalStateException unserved) {
+      assertThatThrownBy(PostgresPlatform::archiveForThisMachine).hasMessage(unserved.getMessage());
+      return;
+    }
+    assertThat(PostgresPlatform.archiveForThisMachine()).isEqualTo(expected);
+  }
+
   @Test
   void muslIsRecognisedByItsLoaderInTheProcessMappings() {
     String glibc =

@@ -9,6 +9,7 @@ import java.util.concurrent.TimeoutException;
 import java.util.function.BooleanSupplier;
 import org.albumstore.common.amqp.Topology;
 import org.albumstore.common.config.AmqpSettings;
+import org.albumstore.common.log.FailureStreak;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -35,7 +36,7 @@ public final class BacklogWatch implements BooleanSupplier, AutoCloseable {
   private final long waitMillis;
   private final ScheduledExecutorService timer;
   private volatile boolean backlog;
-  private boolean failing;
+  private final FailureStreak failures = new FailureStreak();
 
   private BacklogWatch(Connection connection, AmqpSettings amqp, long threshold, long waitMillis) {
     this.connection = connection;
@@ -80,15 +81,13 @@ public final class BacklogWatch implements BooleanSupplier, AutoCloseable {
   void poll() {
     try {
       long ready = readyMessages();
-      if (failing) {
-        failing = false;
+      if (failures.succeeded().isPresent()) {
         log.info("the backlog watch reads the queue depth again ({} ready)", ready);
       }
       update(ready > threshold, ready);
     } catch (IOException | TimeoutException | RuntimeException e) {
       update(false, -1);
-      if (!failing) {
-        failing = true;
+      if (failures.failed()) {
         log.warn("the backlog watch cannot read the queue depth ({}); batches are cut at once", e);
       }
     }

@@ -15,6 +15,7 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.TimeUnit;
 import org.albumstore.common.config.AmqpSettings;
 import org.albumstore.common.event.CommittedWrites;
+import org.albumstore.common.log.FailureStreak;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -64,7 +65,7 @@ public final class CommitAnnouncer implements AutoCloseable {
   private final Thread thread;
   private volatile boolean closed;
   private Channel channel;
-  private boolean failing;
+  private final FailureStreak failures = new FailureStreak();
 
   private CommitAnnouncer(AmqpSettings amqp, Connection connection, MeterRegistry registry) {
     this.amqp = amqp;
@@ -160,15 +161,13 @@ public final class CommitAnnouncer implements AutoCloseable {
       }
       channel.basicPublish(amqp.commitsExchange(), "", PROPERTIES, c.encode());
       published.increment();
-      if (failing) {
-        failing = false;
+      if (failures.succeeded().isPresent()) {
         log.info("Announcing commits again");
       }
     } catch (IOException | RuntimeException e) {
       // The connection recovers by itself; until then, announcements are dropped.
       dropped.increment();
-      if (!failing) {
-        failing = true;
+      if (failures.failed()) {
         log.warn(
             "Cannot announce commits ({}); dropping announcements until the broker is back (the"
                 + " servers read the database instead)",

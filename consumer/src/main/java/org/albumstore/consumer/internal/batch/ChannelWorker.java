@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeoutException;
 import org.albumstore.common.config.AmqpSettings;
+import org.albumstore.common.log.FailureStreak;
 import org.albumstore.consumer.internal.amqp.ArrivedDelivery;
 import org.albumstore.consumer.internal.amqp.DeadLetterPublisher;
 import org.albumstore.consumer.internal.metrics.ConsumerMetrics;
@@ -63,7 +64,7 @@ public final class ChannelWorker {
   private final Thread thread;
   private volatile boolean exited;
   private volatile boolean cancelledByBroker;
-  private boolean ackFailing;
+  private final FailureStreak ackFailures = new FailureStreak();
 
   /**
    * A worker for {@code channel} of {@code connection} (its dead letters go out on a channel of
@@ -186,15 +187,13 @@ public final class ChannelWorker {
   private void ack(long lastTag, int count) {
     try {
       channel.basicAck(lastTag, true);
-      if (ackFailing) {
-        ackFailing = false;
+      if (ackFailures.succeeded().isPresent()) {
         log.info("{}: acknowledgements go through again", name);
       }
     } catch (IOException | RuntimeException e) {
       // The channel is closed (connection lost, recovery pending). The batch is committed; the
       // broker redelivers it and the ledger turns the redelivery into a no-op.
-      if (!ackFailing) {
-        ackFailing = true;
+      if (ackFailures.failed()) {
         log.warn(
             "{}: cannot acknowledge {} applied messages, they will be redelivered: {}",
             name,

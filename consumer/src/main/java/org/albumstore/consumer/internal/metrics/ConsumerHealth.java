@@ -29,7 +29,7 @@ public final class ConsumerHealth {
 
   /**
    * @param broker whether every broker connection is open
-   * @param database whether the database answers now (may take up to the pool's borrow timeout)
+   * @param database whether the database answers (the probe's last answer: never waits)
    * @param consuming whether every channel is open with its consumer registered
    */
   public ConsumerHealth(

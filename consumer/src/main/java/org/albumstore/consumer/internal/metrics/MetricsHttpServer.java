@@ -17,7 +17,8 @@ import org.slf4j.LoggerFactory;
  * {@code GET /metrics}, {@code GET /health} and {@code GET /health/live} ({@link ConsumerHealth})
  * on a port of its own, with the JDK's built-in HTTP server: the consumer has no web container, and
  * a scrape or a health check every few seconds needs nothing more (no new dependency). Two threads
- * answer, so that a readiness check waiting for an unreachable database does not hold a scrape.
+ * answer, so that a slow reader of one answer does not hold the next request. Neither answer waits
+ * for a dependency: readiness reads what {@link DatabaseProbe} found last.
  */
 public final class MetricsHttpServer implements AutoCloseable {
   public static final String PATH = "/metrics";

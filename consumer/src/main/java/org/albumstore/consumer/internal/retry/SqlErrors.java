@@ -20,12 +20,10 @@ import java.sql.SQLTransientException;
 public final class SqlErrors {
   private SqlErrors() {}
 
-  /** True when retrying the same batch later may succeed; false when a message is the cause. */
-  public static boolean isTransient(Throwable failure) {
-    return !isPoison(failure);
-  }
-
-  /** True when the failure is caused by the values of one of the batch's messages. */
+  /**
+   * True when the failure is caused by the values of one of the batch's messages; false when it is
+   * transient: retrying the same batch later may succeed.
+   */
   public static boolean isPoison(Throwable failure) {
     if (!(failure instanceof SQLException sql)) {
       // A bug or an unexpected value outside the driver: isolate the message that triggers it.

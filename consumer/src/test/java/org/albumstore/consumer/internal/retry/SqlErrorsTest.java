@@ -21,7 +21,6 @@ class SqlErrorsTest {
         "53100", "57014", "55P03", // disk full, query cancelled, lock not available
       })
   void connectionAndConcurrencyStatesAreTransient(String state) {
-    assertThat(SqlErrors.isTransient(new SQLException("x", state))).isTrue();
     assertThat(SqlErrors.isPoison(new SQLException("x", state))).isFalse();
   }
 
@@ -34,23 +33,22 @@ class SqlErrorsTest {
       })
   void valueCausedStatesArePoison(String state) {
     assertThat(SqlErrors.isPoison(new SQLException("x", state))).isTrue();
-    assertThat(SqlErrors.isTransient(new SQLException("x", state))).isFalse();
   }
 
   @ParameterizedTest
   @ValueSource(strings = {"42P01", "42501", "28P01", "3D000", "XX000"})
   void errorsNoMessageCanCauseAreRetriedNotDeadLettered(String state) {
     // A missing table or a bad password must stall the consumer, not empty the queue into the DLQ.
-    assertThat(SqlErrors.isTransient(new SQLException("x", state))).isTrue();
+    assertThat(SqlErrors.isPoison(new SQLException("x", state))).isFalse();
   }
 
   @Test
   void hikariPoolTimeoutIsTransientWhateverItsState() {
     assertThat(
-            SqlErrors.isTransient(
+            SqlErrors.isPoison(
                 new SQLTransientConnectionException("pool - Connection is not available")))
-        .isTrue();
-    assertThat(SqlErrors.isTransient(new SQLTransientConnectionException("x", "23505"))).isTrue();
+        .isFalse();
+    assertThat(SqlErrors.isPoison(new SQLTransientConnectionException("x", "23505"))).isFalse();
   }
 
   @Test
@@ -62,8 +60,8 @@ class SqlErrorsTest {
 
   @Test
   void withoutAnyStateItIsTransient() {
-    assertThat(SqlErrors.isTransient(new SQLException("io", null, new IOException("reset"))))
-        .isTrue();
+    assertThat(SqlErrors.isPoison(new SQLException("io", null, new IOException("reset"))))
+        .isFalse();
   }
 
   @Test

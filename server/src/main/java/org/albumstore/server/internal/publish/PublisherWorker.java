@@ -22,6 +22,7 @@ import org.albumstore.common.event.RandomUuids;
 import org.albumstore.common.event.Review;
 import org.albumstore.common.event.Vote;
 import org.albumstore.common.event.WriteBundle;
+import org.albumstore.common.log.FailureStreak;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -68,7 +69,7 @@ final class PublisherWorker implements Runnable {
   private Channel channel;
   private long nextChannelAttempt = System.nanoTime();
   private Exception channelError;
-  private long failedMessages;
+  private final FailureStreak failures = new FailureStreak();
 
   /**
    * @param index this worker's number in the pool: its first partition, so that the pool's bundles
@@ -233,10 +234,12 @@ final class PublisherWorker implements Runnable {
 
   /** Notes a confirmed message; returns what answers its writes 200. */
   private Runnable confirmed(List<PendingWrite> live, long startNanos, long confirmedNanos) {
-    if (failedMessages > 0) {
-      log.info("{}: publishing confirmed again after {} failed messages", name, failedMessages);
-      failedMessages = 0;
-    }
+    failures
+        .succeeded()
+        .ifPresent(
+            s ->
+                log.info(
+                    "{}: publishing confirmed again after {} failed messages", name, s.failures()));
     observer.messageConfirmed(live.size(), startNanos, confirmedNanos);
     return () -> {
       for (PendingWrite w : live) {
@@ -333,7 +336,7 @@ final class PublisherWorker implements Runnable {
 
   /** Logs the first failure of a streak only: one line per state change, not per message. */
   private void noteFailure(Exception cause) {
-    if (failedMessages++ == 0) {
+    if (failures.failed()) {
       log.warn(
           "{}: publishing failed, answering 503 until it works again: {}", name, cause.toString());
     }

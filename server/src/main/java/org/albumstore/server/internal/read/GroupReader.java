@@ -19,36 +19,34 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Function;
 import org.albumstore.common.event.AlbumProfile;
 
 /**
  * Answers the GETs that arrive together with one query for all their album IDs: group commit, as
  * the publisher does for writes ({@code publish/Bundler}), applied to reads.
  *
- * <p>Why: a GET by itself is one statement and one round trip, and PostgreSQL spends most of its
- * time on one primary-key lookup waking up, binding, executing and replying; on the server, every
- * GET borrowed and returned a pool connection, mostly waiting for one and waking up (64 request
- * threads on 8 connections). Asking once for many IDs pays those costs once per group.
+ * <p>Why: for a primary-key lookup, PostgreSQL spends most of its time on the statement around it
+ * (waking up, binding, replying), and the server on borrowing and returning a pool connection;
+ * asking once for many IDs pays those costs once per group.
  *
  * <p>How: a GET queues its album ID; each of {@code readers} threads takes the oldest queued GET
  * and every other one queued at that moment (up to {@code groupMax}), asks the database once on a
  * connection it borrows for the group, and answers each. The group forms by itself: a reader never
  * waits for company; while a query is in flight, arrivals queue, and the next free reader takes
  * them all. A {@code GET /review} ({@link #countsLater}) does not wait on its request thread: its
- * answer is a future the reader completes, and the servlet writes the response from there (no
- * request thread parked per GET and woken by the reader: at 64 connections that wait and wake-up
- * were a fifth of the server's CPU, {@code results/reads/group-reads/}). A GET of an album and the
- * waiting reads' poll ({@link #album}, {@link #albums}) wait for theirs on their threads.
+ * answer is a future the reader completes, and the servlet writes the response from there, so no
+ * request thread is parked per GET and woken by the reader. A GET of an album and the waiting
+ * reads' poll ({@link #album}, {@link #albums}) wait for theirs on their threads. Each kind of GET
+ * has its own answer type ({@link Kind}), so a reader completes each future with what its GET
+ * asked.
  *
  * <p>A lone GET: when nothing is queued and fewer than {@code loneMax} queries are in flight (the
  * readers' included), the GET asks its own one-row query on its own thread instead of waking a
- * reader and waiting to be woken (two thread hand-offs that cost a lone read about 20 µs of CPU and
- * of latency, {@code results/reads/}, and on a machine saturated by writes the wait for a thread to
- * run, twice). So a few readers that each read on their own (the assignment-4 shape: 3 of them
- * beside 256 writers) are each answered as by a query per GET. Only while reads arrive alone: once
- * a reader's group held more than {@code loneMax} GETs, every GET queues for the readers until a
- * group holds {@code loneMax} or fewer again, so that under load the lone queries do not take the
- * statements the groups save ({@code results/reads/lone-gate/}).
+ * reader and waiting to be woken (two thread hand-offs, each a wait for a CPU on a busy machine).
+ * Only while reads arrive alone: once a reader's group held more than {@code loneMax} GETs, every
+ * GET queues for the readers until a group holds {@code loneMax} or fewer again, so that under load
+ * the lone queries do not take the statements the groups save.
  *
  * <p>Consistency: a reader takes a GET only after it was queued, and asks only after it took it, so
  * every answer comes from a statement that began after its GET arrived (a lone GET's own query
@@ -78,21 +76,55 @@ public final class GroupReader implements AutoCloseable {
   /** What one group's query found, by album ID; an ID absent from a map was not found. */
   public record Found(Map<String, ReviewCounts> counts, Map<String, AlbumProfile> albums) {}
 
-  private enum Kind {
-    COUNTS,
-    ALBUM
+  /**
+   * A kind of GET and the type of its answer: which IDs of a group's query it adds to, and which of
+   * the query's maps answers it.
+   */
+  private static final class Kind<T> {
+    static final Kind<ReviewCounts> COUNTS = new Kind<>(true, Found::counts);
+    static final Kind<AlbumProfile> ALBUM = new Kind<>(false, Found::albums);
+
+    private final boolean counts;
+    private final Function<Found, Map<String, T>> answers;
+
+    private Kind(boolean counts, Function<Found, Map<String, T>> answers) {
+      this.counts = counts;
+      this.answers = answers;
+    }
+
+    /** Adds {@code albumId} to the IDs a group's query asks for this kind. */
+    void ask(String albumId, Set<String> countIds, Set<String> albumIds) {
+      (counts ? countIds : albumIds).add(albumId);
+    }
+
+    /** A lone GET's query: {@code albumId} alone, asked for this kind. */
+    Found readAlone(Source source, String albumId) throws SQLException {
+      Set<String> id = Set.of(albumId);
+      return counts ? source.read(id, Set.of()) : source.read(Set.of(), id);
+    }
+
+    /** The answer for {@code albumId} in what a query found: empty when it was not found. */
+    Optional<T> answerIn(Found found, String albumId) {
+      return Optional.ofNullable(answers.apply(found).get(albumId));
+    }
   }
 
-  /** One GET's question, when it was queued, and its answer (an {@link Optional}) or failure. */
-  private record Pending(
-      Kind kind, String albumId, long queuedAt, CompletableFuture<Optional<?>> answer) {}
+  /** One GET's question, when it was queued, and its answer or failure. */
+  private record Pending<T>(
+      Kind<T> kind, String albumId, long queuedAt, CompletableFuture<Optional<T>> answer) {
+
+    /** Completes the answer from what the group's query found. */
+    void answerFrom(Found found) {
+      answer.complete(kind.answerIn(found, albumId));
+    }
+  }
 
   private final Source source;
   private final int groupMax;
   private final long waitBoundNanos;
   private final int queueMax;
   private final int loneMax;
-  private final BlockingQueue<Pending> queue = new LinkedBlockingQueue<>();
+  private final BlockingQueue<Pending<?>> queue = new LinkedBlockingQueue<>();
   private final List<Thread> readers = new ArrayList<>();
   private final LongAdder queries = new LongAdder();
   private final LongAdder answered = new LongAdder();
@@ -140,8 +172,7 @@ public final class GroupReader implements AutoCloseable {
   public CompletableFuture<Optional<ReviewCounts>> countsLater(String albumId) {
     if (mayGoAlone()) {
       try {
-        return CompletableFuture.completedFuture(
-            alone(Kind.COUNTS, albumId).map(ReviewCounts.class::cast));
+        return CompletableFuture.completedFuture(alone(Kind.COUNTS, albumId));
       } catch (ReadFailedException e) {
         return CompletableFuture.failedFuture(e);
       } finally {
@@ -151,35 +182,29 @@ public final class GroupReader implements AutoCloseable {
     if (queue.size() >= queueMax) {
       return CompletableFuture.failedFuture(new ReadRefusedException(queueMax));
     }
-    return countsOf(queue(Kind.COUNTS, albumId));
-  }
-
-  /** A COUNTS GET's answer as its type: a reader completes it with counts only. */
-  @SuppressWarnings("unchecked")
-  private static CompletableFuture<Optional<ReviewCounts>> countsOf(Pending p) {
-    return (CompletableFuture<Optional<ReviewCounts>>) (CompletableFuture<?>) p.answer();
+    return queue(Kind.COUNTS, albumId).answer();
   }
 
   /** The album's profile, or empty when no album has this ID (yet). */
   public Optional<AlbumProfile> album(String albumId) throws ReadFailedException {
-    return ask(Kind.ALBUM, albumId).map(AlbumProfile.class::cast);
+    return ask(Kind.ALBUM, albumId);
   }
 
   /** The profiles of those of {@code albumIds} that exist, by ID; queued together. */
   public Map<String, AlbumProfile> albums(Collection<String> albumIds) throws ReadFailedException {
-    List<Pending> asked = new ArrayList<>();
+    List<Pending<AlbumProfile>> asked = new ArrayList<>();
     for (String id : albumIds) {
       asked.add(queue(Kind.ALBUM, id));
     }
     long deadline = System.nanoTime() + waitBoundNanos;
     Map<String, AlbumProfile> found = new HashMap<>();
-    for (Pending p : asked) {
-      await(p, deadline).ifPresent(a -> found.put(p.albumId(), (AlbumProfile) a));
+    for (Pending<AlbumProfile> p : asked) {
+      await(p, deadline).ifPresent(a -> found.put(p.albumId(), a));
     }
     return found;
   }
 
-  private Optional<?> ask(Kind kind, String albumId) throws ReadFailedException {
+  private <T> Optional<T> ask(Kind<T> kind, String albumId) throws ReadFailedException {
     if (mayGoAlone()) {
       try {
         return alone(kind, albumId);
@@ -208,26 +233,20 @@ public final class GroupReader implements AutoCloseable {
   }
 
   /** A lone GET's own query, on its own thread (nothing queued, few others in flight). */
-  private Optional<?> alone(Kind kind, String albumId) throws ReadFailedException {
-    Set<String> id = Set.of(albumId);
+  private <T> Optional<T> alone(Kind<T> kind, String albumId) throws ReadFailedException {
     Found found;
     try {
       queries.increment();
-      found = kind == Kind.COUNTS ? source.read(id, Set.of()) : source.read(Set.of(), id);
+      found = kind.readAlone(source, albumId);
     } catch (SQLException | RuntimeException e) {
       throw new ReadFailedException("a read failed", e);
     }
     answered.increment();
-    return Optional.ofNullable(of(kind, found).get(albumId));
+    return kind.answerIn(found, albumId);
   }
 
-  /** The answers of one kind in what a query found. */
-  private static Map<String, ?> of(Kind kind, Found found) {
-    return kind == Kind.COUNTS ? found.counts() : found.albums();
-  }
-
-  private Pending queue(Kind kind, String albumId) {
-    Pending p = new Pending(kind, albumId, System.nanoTime(), new CompletableFuture<>());
+  private <T> Pending<T> queue(Kind<T> kind, String albumId) {
+    Pending<T> p = new Pending<>(kind, albumId, System.nanoTime(), new CompletableFuture<>());
     queue.add(p);
     if (closed) {
       fail(p, new ReadFailedException("the server is stopping", null)); // the readers have gone
@@ -235,7 +254,7 @@ public final class GroupReader implements AutoCloseable {
     return p;
   }
 
-  private Optional<?> await(Pending p, long deadline) throws ReadFailedException {
+  private <T> Optional<T> await(Pending<T> p, long deadline) throws ReadFailedException {
     try {
       return p.answer().get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
     } catch (TimeoutException e) {
@@ -262,7 +281,7 @@ public final class GroupReader implements AutoCloseable {
   }
 
   private void readLoop() {
-    List<Pending> group = new ArrayList<>();
+    List<Pending<?>> group = new ArrayList<>();
     while (!closed) {
       try {
         group.add(queue.take());
@@ -287,11 +306,11 @@ public final class GroupReader implements AutoCloseable {
   }
 
   /** One query for the whole group, then every GET of it answered, or failed alike. */
-  private void answer(List<Pending> group) {
+  private void answer(List<Pending<?>> group) {
     Set<String> countIds = new LinkedHashSet<>();
     Set<String> albumIds = new LinkedHashSet<>();
-    for (Pending p : group) {
-      (p.kind() == Kind.COUNTS ? countIds : albumIds).add(p.albumId());
+    for (Pending<?> p : group) {
+      p.kind().ask(p.albumId(), countIds, albumIds);
     }
     Found found;
     try {
@@ -303,13 +322,13 @@ public final class GroupReader implements AutoCloseable {
       return;
     }
     answered.add(group.size()); // before the answers: a GET answered is already counted
-    for (Pending p : group) {
-      p.answer().complete(Optional.ofNullable(of(p.kind(), found).get(p.albumId())));
+    for (Pending<?> p : group) {
+      p.answerFrom(found);
     }
   }
 
   /** Fails {@code p} when it was queued longer than the bound; true if it was. */
-  private boolean expired(Pending p, long now) {
+  private boolean expired(Pending<?> p, long now) {
     if (now - p.queuedAt() <= waitBoundNanos) {
       return false;
     }
@@ -317,7 +336,7 @@ public final class GroupReader implements AutoCloseable {
     return true;
   }
 
-  private static void fail(Pending p, ReadFailedException e) {
+  private static void fail(Pending<?> p, ReadFailedException e) {
     p.answer().completeExceptionally(e);
   }
 
@@ -352,7 +371,7 @@ public final class GroupReader implements AutoCloseable {
         break;
       }
     }
-    List<Pending> left = new ArrayList<>();
+    List<Pending<?>> left = new ArrayList<>();
     queue.drainTo(left);
     ReadFailedException stopping = new ReadFailedException("the server is stopping", null);
     left.forEach(p -> fail(p, stopping));

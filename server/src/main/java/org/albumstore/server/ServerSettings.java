@@ -126,8 +126,18 @@ public record ServerSettings(
           .withHelp("Most writes per broker message (bundle), 1 = one message per request")
           .withFormerName("ALBUMSTORE_PUBLISH_BATCH_MAX", "--publish-batch-max");
 
+  /**
+   * What a message holds besides the image or the bundled writes' estimates, at most: the IDs, the
+   * longest profile, the JSON around them. Far more than they take; the point is that it is not 0.
+   */
+  private static final int MESSAGE_ROOM = 64 * 1024;
+
   public static final Setting<Integer> PUBLISH_BUNDLE_BYTES =
-      Setting.integer("ALBUMSTORE_PUBLISH_BUNDLE_BYTES", 1024 * 1024, 1024, 64 * 1024 * 1024)
+      Setting.integer(
+              "ALBUMSTORE_PUBLISH_BUNDLE_BYTES",
+              1024 * 1024,
+              1024,
+              EventCodec.MAX_MESSAGE_BYTES - MESSAGE_ROOM)
           .withFlag("--publish-bundle-bytes", "BYTES")
           .withHelp("Most body bytes per broker message (bundle)")
           .withFormerName("ALBUMSTORE_PUBLISH_BATCH_BYTES", "--publish-batch-bytes");
@@ -161,8 +171,13 @@ public record ServerSettings(
           .withFlag("--publish-queue-max", "N")
           .withHelp("Most writes waiting to be published; beyond, writes get 503 at once");
 
-  /** RabbitMQ refuses messages above 16 MiB by default (base64 inflates images by 4/3). */
-  public static final int MAX_IMAGE_LIMIT = 12 * 1024 * 1024;
+  /**
+   * The largest image an album's message can carry within {@link EventCodec#MAX_MESSAGE_BYTES}:
+   * base64 makes it 4/3 larger, and the rest of the message needs {@link #MESSAGE_ROOM}. (12 MiB,
+   * the limit before, is exactly 16 MiB in base64: RabbitMQ 4 refused every such album, and the
+   * server answered 503 to it for good.)
+   */
+  public static final int MAX_IMAGE_LIMIT = (EventCodec.MAX_MESSAGE_BYTES - MESSAGE_ROOM) / 4 * 3;
 
   public static final Setting<Integer> MAX_IMAGE_BYTES =
       Setting.integer("ALBUMSTORE_MAX_IMAGE_BYTES", 10 * 1024 * 1024, 1, MAX_IMAGE_LIMIT)

@@ -83,6 +83,37 @@ class WritePathIT {
     assertThat(album.image()).isEqualTo(IMAGE);
   }
 
+  /**
+   * The largest album the server can be set to accept, with the longest profile in 4-byte
+   * characters, is one message the broker takes: RabbitMQ 4 refuses a message over 16 MiB ({@code
+   * max_message_size}), and base64 makes a 12 MiB image exactly 16 MiB before the rest of the body.
+   * So on RabbitMQ 4 this fails with a limit that ignores the rest of the message.
+   */
+  @Test
+  void theLargestAcceptedAlbumIsOneMessageTheBrokerTakes() throws Exception {
+    server.close();
+    Map<String, String> env =
+        new java.util.HashMap<>(TestServices.overrides(amqp, TestServices.database()));
+    env.put(CommonSettings.HTTP_PORT.variable(), "0");
+    env.put(
+        ServerSettings.MAX_IMAGE_BYTES.variable(),
+        Integer.toString(ServerSettings.MAX_IMAGE_LIMIT));
+    server = AlbumStoreServer.start(Env.system().withOverrides(env));
+    byte[] image = new byte[ServerSettings.MAX_IMAGE_LIMIT];
+    new java.util.Random(7).nextBytes(image);
+    String longest = "\uD83C\uDFB5".repeat(AlbumProfile.MAX_TEXT);
+    String profile = Multipart.jsonProfile(longest, longest, "1977");
+
+    Api.Reply r = new Api(server.baseUrl()).postAlbum(Multipart.album(image, profile), Map.of());
+
+    assertThat(r.status()).as(r.body()).isEqualTo(200);
+    List<WriteBundle> messages = Queues.take(amqp, 10);
+    assertThat(messages).hasSize(1);
+    assertThat(EventCodec.encode(messages.get(0)).length)
+        .isLessThanOrEqualTo(EventCodec.MAX_MESSAGE_BYTES);
+    assertThat(messages.get(0).albums().get(0).image()).isEqualTo(image);
+  }
+
   @Test
   void theOpenApiTextProfileWithUnicodeArrivesIntact() throws Exception {
     String profile =

@@ -25,6 +25,13 @@ import java.util.UUID;
  */
 public final class EventCodec {
   /**
+   * The largest body a broker takes by default: RabbitMQ 4's {@code max_message_size} (16 MiB; 3.x
+   * allowed 128 MiB), as Amazon MQ runs it. Whatever the server lets into one message (the largest
+   * image, a bundle) must fit in it, body and all.
+   */
+  public static final int MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
+
+  /**
    * The body version this code writes by default: 2, whose unkeyed reviews travel as counts per
    * album ({@link WriteBundle#votes()}).
    */

@@ -95,6 +95,11 @@ public final class Engines {
     return postgresql;
   }
 
+  /** Where the root and its wrappers are, or will be. */
+  Path dir() {
+    return dir;
+  }
+
   /** True when either engine comes from the root rather than from this machine's installation. */
   public boolean fromRoot() {
     return !rabbitmq.equals(INSTALLED) || !postgresql.equals(INSTALLED);

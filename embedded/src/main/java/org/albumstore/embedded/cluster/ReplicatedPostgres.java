@@ -156,13 +156,14 @@ public final class ReplicatedPostgres implements AutoCloseable {
       pg.close();
       throw e;
     }
+    String standby =
+        replication == Replication.NONE
+            ? "no standby"
+            : replication.name().toLowerCase(Locale.ROOT)
+                + " standby on 127.0.0.1:"
+                + pg.ports.get(1);
     log.info(
-        "PostgreSQL ({}) primary on 127.0.0.1:{}, {} standby on 127.0.0.1:{} ({})",
-        bin,
-        pg.ports.get(0),
-        replication.name().toLowerCase(Locale.ROOT),
-        pg.ports.get(1),
-        dir);
+        "PostgreSQL ({}) primary on 127.0.0.1:{}, {} ({})", bin, pg.ports.get(0), standby, dir);
     return pg;
   }
 

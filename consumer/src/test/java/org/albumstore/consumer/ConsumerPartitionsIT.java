@@ -5,8 +5,6 @@ import static org.albumstore.consumer.Fixture.review;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.rabbitmq.client.AMQP;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -22,7 +20,6 @@ import org.albumstore.embedded.testing.TestServices;
 import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInfo;
-import picocli.CommandLine;
 
 /**
  * A stream of several queues ({@code ALBUMSTORE_QUEUE_PARTITIONS}): the consumer applies what every
@@ -125,21 +122,10 @@ class ConsumerPartitionsIT {
     consumer.close();
     consumer = null;
 
-    StringWriter out = new StringWriter();
-    int code =
-        new CommandLine(new ConsumerMain())
-            .setOut(new PrintWriter(out))
-            .execute(
-                "redrive",
-                "--amqp-uri",
-                f.amqp.uri(),
-                "--queue",
-                f.amqp.queue(),
-                "--queue-partitions",
-                "2");
+    Fixture.Redrive run = f.redrive("--queue-partitions", "2");
 
-    assertThat(code).isZero();
-    assertThat(out.toString())
+    assertThat(run.code()).as(run.err()).isZero();
+    assertThat(run.out())
         .contains(
             "moved 0 messages from " + f.amqp.deadLetterQueue() + " to " + f.amqp.queue(),
             "moved 1 messages from " + second.deadLetterQueue() + " to " + second.queue());

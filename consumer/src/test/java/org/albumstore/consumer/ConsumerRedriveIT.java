@@ -9,8 +9,6 @@ import com.rabbitmq.client.Connection;
 import com.rabbitmq.client.Delivery;
 import com.rabbitmq.client.Envelope;
 import com.rabbitmq.client.GetResponse;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -28,7 +26,6 @@ import org.albumstore.consumer.internal.amqp.DeadLetterPublisher;
 import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInfo;
-import picocli.CommandLine;
 
 /**
  * {@code albumstore-consumer redrive}: what a consumer of an earlier release dead-lettered (version
@@ -43,25 +40,6 @@ class ConsumerRedriveIT {
 
   @AutoClose private Fixture f;
   private AlbumStoreConsumer consumer;
-
-  /** The redrive through the consumer jar's command line; returns {exit code, out, err}. */
-  private String[] redrive() {
-    StringWriter out = new StringWriter();
-    StringWriter err = new StringWriter();
-    int code =
-        new CommandLine(new ConsumerMain())
-            .setOut(new PrintWriter(out))
-            .setErr(new PrintWriter(err))
-            .execute(
-                "redrive",
-                "--amqp-uri",
-                f.amqp.uri(),
-                "--queue",
-                f.amqp.queue(),
-                "--queue-type",
-                f.amqp.queueType().wireName());
-    return new String[] {Integer.toString(code), out.toString(), err.toString()};
-  }
 
   /** Dead-letters a message the way the consumer does, through its own publisher. */
   private static void deadLetter(DeadLetterPublisher dl, byte[] body, AMQP.BasicProperties props)
@@ -104,10 +82,10 @@ class ConsumerRedriveIT {
     }
     await("22 dead letters", WAIT, () -> f.deadLetters() == 22);
 
-    String[] run = redrive();
+    Fixture.Redrive run = f.redrive();
 
-    assertThat(run[0]).as(run[2]).isEqualTo("0");
-    assertThat(run[1])
+    assertThat(run.code()).as(run.err()).isZero();
+    assertThat(run.out())
         .contains(
             "moved 22 messages from " + f.amqp.deadLetterQueue() + " to " + f.amqp.queue(),
             "      22  " + OLD_REASON);
@@ -122,9 +100,9 @@ class ConsumerRedriveIT {
       assertThat(moved.getProps().getMessageId()).isEqualTo(messages.get(0).id().toString());
       ch.close();
     }
-    String[] again = redrive();
-    assertThat(again[0]).isEqualTo("0");
-    assertThat(again[1]).contains("moved 0 messages");
+    Fixture.Redrive again = f.redrive();
+    assertThat(again.code()).isZero();
+    assertThat(again.out()).contains("moved 0 messages");
     assertThat(f.ready()).isEqualTo(22);
 
     consumer = f.start(Fixture.settings(1, 2, 50, 50));

@@ -6,8 +6,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.Connection;
 import com.rabbitmq.client.GetResponse;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -33,7 +31,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInfo;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import picocli.CommandLine;
 
 /**
  * A write whose consumer dies {@value #KILLS} times while it holds it, on a quorum queue: past
@@ -108,14 +105,14 @@ class DeliveryLimitIT {
     await("the gauge counts it", WAIT, () -> gauge(consumer) == 1.0);
 
     f.proxy().restore();
-    String[] run = redrive();
-    assertThat(run[0]).as(run[2]).isEqualTo("0");
-    assertThat(run[1]).contains("moved 1 messages", "broker: delivery_limit");
+    Fixture.Redrive run = f.redrive();
+    assertThat(run.code()).as(run.err()).isZero();
+    assertThat(run.out()).contains("moved 1 messages", "broker: delivery_limit");
     await("the redriven write is applied", WAIT, () -> f.counts(album) != null);
     await("the queues are empty", WAIT, () -> f.ready() == 0 && f.deadLetters() == 0);
     assertThat(f.counts(album)).containsExactly(1, 0);
     // A second redrive moves nothing, and the write still counts once.
-    assertThat(redrive()[1]).contains("moved 0 messages");
+    assertThat(f.redrive().out()).contains("moved 0 messages");
     Thread.sleep(1000);
     assertThat(f.counts(album)).containsExactly(1, 0);
     await("the gauge is back to 0", WAIT, () -> gauge(consumer) == 0.0);
@@ -187,23 +184,5 @@ class DeliveryLimitIT {
             .body();
     return Scrapes.sum(
         text, DeadLetterWatch.GAUGE.replace('.', '_'), Map.of("queue", f.amqp.deadLetterQueue()));
-  }
-
-  private String[] redrive() {
-    StringWriter out = new StringWriter();
-    StringWriter err = new StringWriter();
-    int code =
-        new CommandLine(new ConsumerMain())
-            .setOut(new PrintWriter(out))
-            .setErr(new PrintWriter(err))
-            .execute(
-                "redrive",
-                "--amqp-uri",
-                f.amqp.uri(),
-                "--queue",
-                f.amqp.queue(),
-                "--queue-type",
-                f.amqp.queueType().wireName());
-    return new String[] {Integer.toString(code), out.toString(), err.toString()};
   }
 }

@@ -7,6 +7,8 @@ import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.Connection;
 import com.zaxxer.hikari.HikariDataSource;
 import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.net.URI;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -27,6 +29,7 @@ import org.albumstore.common.event.WriteBundle;
 import org.albumstore.embedded.testing.Bundles;
 import org.albumstore.embedded.testing.TcpProxy;
 import org.albumstore.embedded.testing.TestServices;
+import picocli.CommandLine;
 
 /**
  * One integration test's world: a queue of its own (declared, deleted on close), the shared test
@@ -221,6 +224,27 @@ final class Fixture implements AutoCloseable {
   /** The proxy of {@link #databaseThroughProxy()} or {@link #brokerThroughProxy()}. */
   TcpProxy proxy() {
     return proxy;
+  }
+
+  /** What a run of the consumer jar's {@code redrive} said. */
+  record Redrive(int code, String out, String err) {}
+
+  /**
+   * {@code albumstore-consumer redrive} on this fixture's stream, through the jar's command line,
+   * with {@code more} options (e.g. {@code --queue-partitions 2}).
+   */
+  Redrive redrive(String... more) {
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    List<String> args = new ArrayList<>(List.of("redrive", "--amqp-uri", amqp.uri()));
+    args.addAll(List.of("--queue", amqp.queue(), "--queue-type", amqp.queueType().wireName()));
+    args.addAll(List.of(more));
+    int code =
+        new CommandLine(new ConsumerMain())
+            .setOut(new PrintWriter(out))
+            .setErr(new PrintWriter(err))
+            .execute(args.toArray(String[]::new));
+    return new Redrive(code, out.toString(), err.toString());
   }
 
   /** Polls until {@code check} holds; fails the test after {@code timeout}. */

@@ -28,13 +28,20 @@ class DeadLetterRedriveTest {
     AMQP.BasicProperties dead =
         props(
             Map.of(
-                Topology.REASON_HEADER, "r",
-                "x-death", List.of(Map.of("reason", "delivery_limit", "count", 1L)),
-                "x-first-death-reason", "delivery_limit",
-                "x-first-death-queue", "q",
-                "x-last-death-reason", "delivery_limit",
-                "x-delivery-count", 21L,
-                "albumstore-version", 2));
+                Topology.REASON_HEADER,
+                "r",
+                "x-death",
+                List.of(Map.of("reason", "delivery_limit", "count", 1L)),
+                "x-first-death-reason",
+                "delivery_limit",
+                "x-first-death-queue",
+                "q",
+                "x-last-death-reason",
+                "delivery_limit",
+                "x-delivery-count",
+                21L,
+                "albumstore-version",
+                2));
 
     AMQP.BasicProperties copy = DeadLetterRedrive.withoutReason(dead);
 

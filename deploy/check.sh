@@ -51,6 +51,10 @@ combinations=(
   "RDS Multi-AZ (a synchronous standby)|DbMultiAZ=true"
   "PostgreSQL 16|DbEngineVersion=16"
   "larger instances|ServerInstanceType=c7i.large ConsumerInstanceType=t3.medium ClientInstanceType=c7i.xlarge DbInstanceClass=db.m7g.large ConsumerCount=3"
+  "servers scaled on requests per target|UseLoadBalancer=true ServerCount=2 ServerMaxCount=8 ServerRequestsPerTarget=30000"
+  "consumers scaled on backlog per consumer|ConsumerCount=2 ConsumerMaxCount=12 ConsumerTargetLatency=5 ConsumerMessageMillis=0.5"
+  "both tiers scaled, RabbitMQ 4.2 cluster|BrokerDeploymentMode=CLUSTER_MULTI_AZ UseLoadBalancer=true ServerCount=2 ServerMaxCount=32 ConsumerMaxCount=32 ConsumerConnections=42"
+  "consumers scaled to the mq.t3.micro connection limit|BrokerEngineVersion=3.13 BrokerInstanceType=mq.t3.micro ConsumerMaxCount=8 ConsumerConnections=53"
 )
 lint=(cfn-lint --non-zero-exit-code informational --append-rules aws/cfn-lint-rules)
 if have cfn-lint "lint of aws/template.yaml"; then

@@ -64,12 +64,10 @@ class DeployChecksIT {
           Map.entry(
               "UseLoadBalancer=false ServerCount=3",
               "E9101 Rule SeveralServersNeedTheLoadBalancer fails"),
-          Map.entry(
-              "BrokerInstanceType=mq.m5.large",
-              "E9101 Rule RabbitMq4NeedsM7g fails"),
+          Map.entry("BrokerInstanceType=mq.m5.large", "E9101 Rule RabbitMq4NeedsM7g fails"),
           Map.entry(
               "BrokerEngineVersion=3.13 BrokerInstanceType=mq.t3.micro"
-                + " BrokerDeploymentMode=CLUSTER_MULTI_AZ",
+                  + " BrokerDeploymentMode=CLUSTER_MULTI_AZ",
               "E9101 Rule MicroBrokerIsSingleInstance fails"),
           Map.entry(
               "BrokerDeploymentMode=CLUSTER_MULTI_AZ QueueType=classic",
@@ -77,21 +75,13 @@ class DeployChecksIT {
           Map.entry(
               "BrokerName=a-broker-name-of-51-characters-is-one-too-many-xxxx",
               "E9102 BrokerName='a-broker-name-of-51-characters-is-one-too-many-xxxx'"),
-          Map.entry(
-              "BrokerName=albumstore.broker",
-              "E9102 BrokerName='albumstore.broker'"),
-          Map.entry(
-              "QueuePartitions=0",
-              "E9102 QueuePartitions='0' is below MinValue 1"),
-          Map.entry(
-              "QueuePartitions=33",
-              "E9102 QueuePartitions='33' is above MaxValue 32"),
+          Map.entry("BrokerName=albumstore.broker", "E9102 BrokerName='albumstore.broker'"),
+          Map.entry("QueuePartitions=0", "E9102 QueuePartitions='0' is below MinValue 1"),
+          Map.entry("QueuePartitions=33", "E9102 QueuePartitions='33' is above MaxValue 32"),
           Map.entry(
               "BrokerEngineVersion=3.13 BrokerInstanceType=mq.m5.xlarge",
               "E2900 'mq.m5.xlarge' is not one of"),
-          Map.entry(
-              "BrokerEngineVersion=3.12",
-              "E2900 '3.12' is not one of"),
+          Map.entry("BrokerEngineVersion=3.12", "E2900 '3.12' is not one of"),
           Map.entry(
               "UseLoadBalancer=false ServerMaxCount=4",
               "E9101 Rule ServerScalingNeedsTheLoadBalancer fails"),
@@ -103,14 +93,12 @@ class DeployChecksIT {
               "E9101 Rule ConsumerMaxNotBelowConsumerCount fails: ConsumerMaxCount=2"),
           Map.entry(
               "BrokerEngineVersion=3.13 BrokerInstanceType=mq.t3.micro ConsumerMaxCount=8"
-                + " ConsumerConnections=54",
+                  + " ConsumerConnections=54",
               "E9101 Rule ConsumerConnectionsFitTheBroker fails: ConsumerMaxCount=8 on mq.t3.micro"),
           Map.entry(
               "ConsumerMaxCount=32 ConsumerConnections=43",
               "E9101 Rule ConsumerConnectionsFitTheBroker fails: ConsumerMaxCount=32 on mq.m7g.large"),
-          Map.entry(
-              "ConsumerMaxCount=5",
-              "E2900 '5' is not one of"));
+          Map.entry("ConsumerMaxCount=5", "E2900 '5' is not one of"));
 
   /** What check.sh runs besides the linters and java: bash and a few coreutils. */
   private static final List<String> BASICS =

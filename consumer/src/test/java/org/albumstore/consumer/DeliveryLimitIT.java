@@ -53,6 +53,8 @@ class DeliveryLimitIT {
 
   @AutoClose private Fixture f;
   @AutoClose private TcpProxy brokerProxy;
+  @AutoClose private Connection probe;
+  private Channel probeChannel;
 
   @Test
   void aWriteReturnedPastTheLimitIsDeadLetteredCountedAndRedrivenOnce(TestInfo info)
@@ -156,12 +158,16 @@ class DeliveryLimitIT {
     return consumers() == 1 && f.ready() == 0 && f.deadLetters() == 0;
   }
 
-  /** Consumers registered on the write queue. */
+  /**
+   * Consumers registered on the write queue, asked on a connection kept open: a poll takes a
+   * millisecond, well inside the second the consumer's connection takes to recover after a cut.
+   */
   private long consumers() throws Exception {
-    try (Connection c = AmqpConnections.open(f.amqp, "it-consumers");
-        Channel ch = c.createChannel()) {
-      return ch.queueDeclarePassive(f.amqp.queue()).getConsumerCount();
+    if (probe == null) {
+      probe = AmqpConnections.open(f.amqp, "it-consumers");
+      probeChannel = probe.createChannel();
     }
+    return probeChannel.queueDeclarePassive(f.amqp.queue()).getConsumerCount();
   }
 
   private String deadLetterReason() throws Exception {

@@ -128,6 +128,7 @@ public final class AlbumStoreConsumer implements AutoCloseable {
    */
   private static final class Opening {
     HikariDataSource pool;
+    HikariDataSource probePool;
     DatabaseProbe databaseProbe;
     MetricsHttpServer metricsServer;
     String metricsUrl;
@@ -144,6 +145,7 @@ public final class AlbumStoreConsumer implements AutoCloseable {
     Running frozen() {
       return new Running(
           pool,
+          probePool,
           databaseProbe,
           metricsServer,
           metricsUrl,
@@ -165,6 +167,7 @@ public final class AlbumStoreConsumer implements AutoCloseable {
    */
   private record Running(
       HikariDataSource pool,
+      HikariDataSource probePool,
       DatabaseProbe databaseProbe,
       MetricsHttpServer metricsServer,
       String metricsUrl,
@@ -241,7 +244,10 @@ public final class AlbumStoreConsumer implements AutoCloseable {
     DatabaseSettings database = options.database();
     log.info("starting: {}, {}, {}, {}", settings, amqp, database, options.retention());
     o.pool = Databases.pool(database, "albumstore-consumer", settings.dbPoolSize());
-    o.databaseProbe = DatabaseProbe.start(o.pool, DatabaseProbe.PERIOD_MILLIS);
+    // A pool of its own: the probe neither takes a connection from the workers nor replaces the
+    // dead ones they hold, so a worker that meets one after a failover retries as it logs.
+    o.probePool = Databases.pool(database, "albumstore-consumer-probe", 1);
+    o.databaseProbe = DatabaseProbe.start(o.probePool, DatabaseProbe.PERIOD_MILLIS);
     metrics.bindPool(o.pool);
     metrics.bindHealth(health);
     if (options.metrics().enabled()) {
@@ -525,6 +531,7 @@ public final class AlbumStoreConsumer implements AutoCloseable {
         r.pruner(),
         r.ledgerPool(),
         r.databaseProbe(),
+        r.probePool(),
         r.pool(),
         r.metricsServer(),
         metrics);

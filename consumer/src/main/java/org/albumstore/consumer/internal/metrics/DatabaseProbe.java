@@ -9,17 +9,16 @@ import java.util.function.BooleanSupplier;
 import javax.sql.DataSource;
 
 /**
- * Whether the database answers, for readiness: a pooled connection borrowed and validated every
- * {@code periodMillis} on a thread of its own, the last answer kept in a volatile field that {@link
- * #getAsBoolean} reads.
+ * Whether the database answers, for readiness: a connection of the probe's own pool (one
+ * connection, never the workers') borrowed and validated every {@code periodMillis} on a thread of
+ * its own, the last answer kept in a volatile field that {@link #getAsBoolean} reads.
  *
  * <p>Why not a borrow per check: {@code GET /health} and the {@code ready} gauge of every {@code
  * GET /metrics} read readiness, and neither may wait for the pool it reports on (with every
  * connection held by a stuck query, a borrow waits out the pool's 5 s timeout and holds an HTTP
- * thread meanwhile), nor take a connection from the workers once per scrape. The server's metrics
- * gauge keeps away from its pool for the same reason. Here a probe still borrows, so the answer
- * stays true when the database is cut off while nothing writes, but once per period, whatever the
- * scrapes.
+ * thread meanwhile), nor take a connection from the workers. The server's metrics gauge keeps away
+ * from its pool for the same reason. Here a probe still borrows, so the answer stays true when the
+ * database is cut off while nothing writes, but once per period, whatever the scrapes.
  *
  * <p>The answer is at most one period plus one probe old (a probe takes at most the pool's 5 s
  * borrow timeout plus the 2 s validation); until the first probe ends it is false.

@@ -82,27 +82,55 @@ require_cluster_launcher() {
   command -v haproxy >/dev/null || [[ -x /usr/sbin/haproxy ]] || { echo "needs haproxy: apt-get install haproxy" >&2; exit 2; }
 }
 
-# start_cluster N: a RabbitMQ cluster of N nodes of the installed RabbitMQ in the background
-# (RabbitClusterMain of the local jar: the same code as the tests and the cluster stack, never the
-# machine's own node); prints the PIDs to stop (the launcher, and the
-# sleep that holds its stdin open) and the nodes' addresses. Called in $(...): the caller records
-# the PIDs for the EXIT trap.
+# start_cluster N [management]: a RabbitMQ cluster of N nodes, of the release ALBUMSTORE_RABBITMQ
+# chooses (embedded/engines.sh), in the background (RabbitClusterMain of the local jar: the same
+# code as the tests and the cluster stack, never the machine's own node); prints the PIDs to stop
+# (the launcher, and the sleep that holds its stdin open), the nodes' addresses and, with
+# `management`, the first node's management API URL. Called in $(...): the caller records the PIDs
+# for the EXIT trap.
 start_cluster() {
-  local n="$1" dir="$WORK/${NAME:-bench}-cluster$1-$$" fifo line pid holder
-  rm -rf "$dir"; mkdir -p "$dir"; fifo="$dir/stdin"; mkfifo "$fifo"
+  local n="$1" dir="$WORK/${NAME:-bench}-cluster$1-$$-$RANDOM" line mgmt=""
+  rm -rf "$dir"; mkdir -p "$dir"
+  hold_launcher "$dir" org.albumstore.embedded.cluster.RabbitClusterMain "$n" "$dir/nodes" ${2:+"$2"}
+  line=$(await_line "$dir" '^addresses ' 240)
+  [[ -n "${2:-}" ]] && mgmt=$(grep -m1 '^management ' "$dir/out" | cut -d' ' -f2)
+  echo "$LAUNCHED ${line#addresses } $mgmt"
+}
+
+# start_postgres: a PostgreSQL primary alone, of the release ALBUMSTORE_POSTGRESQL chooses, with
+# the settings the tests use (PostgresMain of the local jar: database albumstore, user postgres,
+# trust); prints the PIDs to stop and its port, as start_cluster.
+start_postgres() {
+  local dir="$WORK/${NAME:-bench}-postgres-$$-$RANDOM" line
+  rm -rf "$dir"; mkdir -p "$dir"
+  hold_launcher "$dir" org.albumstore.embedded.cluster.PostgresMain
+  line=$(await_line "$dir" '^port ' 120)
+  echo "$LAUNCHED ${line#port }"
+}
+
+# hold_launcher DIR CLASS ARGS...: runs a main of the local jar in the background with its stdin
+# held open by a sleep (its end stops the launched services); sets LAUNCHED="launcher_pid holder_pid".
+hold_launcher() {
+  local dir="$1" fifo="$1/stdin" holder; shift
+  mkfifo "$fifo"
   sleep 100000 >"$fifo" &
   holder=$!
-  java -Xmx128m -cp "$LOCAL_JAR" org.albumstore.embedded.cluster.RabbitClusterMain "$n" "$dir/nodes" \
-    <"$fifo" >"$dir/out" 2>"$dir/log" &
-  pid=$!
-  for _ in $(seq 1 240); do
-    line=$(grep -m1 '^addresses ' "$dir/out" 2>/dev/null || true)
-    [[ -n "$line" ]] && break
+  java -Xmx128m -cp "$LOCAL_JAR" "$@" <"$fifo" >"$dir/out" 2>"$dir/log" &
+  LAUNCHED="$! $holder"
+}
+
+# await_line DIR PATTERN SECONDS: the launcher's first output line matching PATTERN, bounded; exits
+# the script (after stopping the launcher) when it dies or the time runs out.
+await_line() {
+  local dir="$1" pattern="$2" line pid holder
+  read -r pid holder <<<"$LAUNCHED"
+  for _ in $(seq 1 $(($3 * 2))); do
+    line=$(grep -m1 "$pattern" "$dir/out" 2>/dev/null || true)
+    [[ -n "$line" ]] && { echo "$line"; return 0; }
     kill -0 "$pid" 2>/dev/null || { tail -20 "$dir/log" >&2; kill "$holder"; exit 3; }
     sleep 0.5
   done
-  [[ -n "$line" ]] || { echo "cluster of $n did not start" >&2; kill "$pid" "$holder"; exit 3; }
-  echo "$pid $holder ${line#addresses }"
+  echo "no '$pattern' from the launcher in $dir within $3 s" >&2; kill "$pid" "$holder"; exit 3
 }
 
 require_perftest() {

@@ -14,8 +14,8 @@
 # 2) seconds later B and C started at once; the scale-out is the moment both answer /health. Then
 # every consumer's albumstore_consumer_messages_applied_total is read at the scale-out and once the
 # three together reach MESSAGES (at most LIMIT=300 s). Variants interleaved, order rotated per
-# repeat. Writes results/${PREFETCH_SHARE_NAME:-prefetch-share}/{data.csv,table.md} (and a
-# README.md stub when there is none); the consumers' logs in bench/target/work.
+# repeat. Writes results/${PREFETCH_SHARE_NAME:-prefetch-share}/{data.csv,table.md} (its README.md
+# with the reading is written by hand); the consumers' logs in bench/target/work.
 source "$(dirname "$0")/lib.sh"
 MESSAGES="${1:-400000}"; REPS="${2:-2}"; shift 2 || true
 if (($# == 0)); then
@@ -66,11 +66,11 @@ run_once() { # FLAGS TAG
   truncate_tables
   timeout 600 java -cp "$CONSUMER_JAR" "$BENCH_DIR/java/FillQueue.java" "$q" "$MESSAGES" 1000 >&2
   for i in 0 1 2; do ports+=("$(free_port)"); done
-  launch "$NAME-$tag-a" "$q" "${ports[0]}" "$flags"; pids+=("$!")
+  launch "${NAME//\//-}-$tag-a" "$q" "${ports[0]}" "$flags"; pids+=("$!")
   wait_http "http://127.0.0.1:${ports[0]}/metrics" 90
   sleep "$SCALE_AFTER"
   for i in 1 2; do
-    launch "$NAME-$tag-$i" "$q" "${ports[$i]}" "$flags"; pids+=("$!")
+    launch "${NAME//\//-}-$tag-$i" "$q" "${ports[$i]}" "$flags"; pids+=("$!")
   done
   # /health answers 200 once a consumer consumes (its metrics answer before it connects).
   wait_http "http://127.0.0.1:${ports[1]}/health" 90
@@ -128,4 +128,3 @@ for v in dict.fromkeys(r["variant"] for r in rows):
           f"{med('held_over_remaining'):.2f} | {span('share_a')} | {span('share_b')} | {span('share_c')} | "
           f"{span('share_new')} | {len(rs)} |")
 PY
-readme_stub "$OUT" "$COMMAND" "the new consumers' share of a backlog after a scale-out, by prefetch"

@@ -17,9 +17,10 @@
 # publish-backlog: only the in-service instance of the group with the lowest instance ID publishes,
 # so the broker's management API is read once a minute whatever the count (Amazon MQ's ask); a
 # group that changes meanwhile costs one minute without a value or with two, never a loop. It runs
-# ALBUMSTORE_BACKLOG_COMMAND (default: the consumer jar's WriteBacklogMain for STACK_NAME, which
-# reads ALBUMSTORE_RMQ_API, _RMQ_USER, _RMQ_PASSWORD, _QUEUE and _QUEUE_PARTITIONS) and puts the
-# PutMetricData JSON it prints with `aws cloudwatch put-metric-data --cli-input-json`.
+# ALBUMSTORE_BACKLOG_COMMAND (default: the consumer jar's WriteBacklogMain for STACK_NAME in 64 MiB
+# of heap, beside the consumer's; it reads ALBUMSTORE_RMQ_API, _RMQ_USER, _RMQ_PASSWORD, _QUEUE and
+# _QUEUE_PARTITIONS) and puts the PutMetricData JSON it prints with `aws cloudwatch put-metric-data
+# --cli-input-json`.
 #
 # Environment: STACK_REGION, STACK_NAME (/etc/albumstore/stack.env); ALBUMSTORE_IMDS (default
 # http://169.254.169.254); `aws` from PATH.
@@ -96,7 +97,7 @@ publish_backlog() {
     return 0
   fi
   local command
-  read -r -a command <<<"${ALBUMSTORE_BACKLOG_COMMAND:-java -cp /opt/albumstore/albumstore-consumer.jar org.albumstore.consumer.scaling.WriteBacklogMain --stack ${STACK_NAME:?}}"
+  read -r -a command <<<"${ALBUMSTORE_BACKLOG_COMMAND:-java -Xmx64m -cp /opt/albumstore/albumstore-consumer.jar org.albumstore.consumer.scaling.WriteBacklogMain --stack ${STACK_NAME:?}}"
   json=$("${command[@]}")
   aws cloudwatch put-metric-data --cli-input-json "$json"
   say "published: $json"

@@ -94,6 +94,35 @@ ALBUMSTORE_DB_PASSWORD=$db_password
 EOF
 }
 
+# The broker's management API, for the load client and the consumers' backlog metric.
+management_settings() {
+  : "${BROKER_CONSOLE_URL:?}"
+  cat <<EOF
+ALBUMSTORE_RMQ_API=${BROKER_CONSOLE_URL%/}
+ALBUMSTORE_RMQ_USER=$broker_user
+ALBUMSTORE_RMQ_PASSWORD=$broker_password
+EOF
+}
+
+# What an instance of an Auto Scaling group runs for it (albumstore-scaling.sh): the termination
+# hook's handler for UNIT, and on consumers the backlog metric's timer.
+setup_scaling() { # UNIT
+  local f
+  for f in albumstore-scaling.sh albumstore-drain@.service albumstore-backlog.service albumstore-backlog.timer; do
+    aws s3 cp --only-show-errors "$ARTIFACT_URL/deploy/aws/$f" "$dist/deploy/aws/$f"
+  done
+  install -m 0755 "$dist/deploy/aws/albumstore-scaling.sh" "$dist/albumstore-scaling.sh"
+  install -m 0644 "$dist/deploy/aws/albumstore-drain@.service" /etc/systemd/system/
+  systemctl daemon-reload
+  systemctl enable --now "albumstore-drain@$1"
+  if [[ $1 == albumstore-consumer.service ]]; then
+    install -m 0644 "$dist/deploy/aws/albumstore-backlog.service" "$dist/deploy/aws/albumstore-backlog.timer" \
+      /etc/systemd/system/
+    systemctl daemon-reload
+    systemctl enable --now albumstore-backlog.timer
+  fi
+}
+
 setup_server() {
   dnf install -y -q tar gzip
   aws s3 cp --only-show-errors "$ARTIFACT_URL/albumstore.war" "$dist/albumstore.war"
@@ -109,6 +138,8 @@ setup_server() {
   { common_settings; echo "TOMCAT_HEAP_PERCENT=60"; } | write_private /etc/albumstore/albumstore.env tomcat
   bash "$dist/deploy/tomcat/install.sh" --tomcat "$dist/tomcat.tar.gz" --war "$dist/albumstore.war" \
     --target /opt/tomcat --port 8080 --systemd --user tomcat --wait 300
+  # Behind the ALB the servers are a scaling group; a single server is an instance of its own.
+  [[ $SIGNAL_RESOURCE != ServerGroup ]] || setup_scaling tomcat.service
 }
 
 setup_consumer() {
@@ -117,9 +148,11 @@ setup_consumer() {
   aws s3 cp --only-show-errors "$ARTIFACT_URL/deploy/aws/albumstore-consumer.service" \
     /etc/systemd/system/albumstore-consumer.service
   system_user albumstore "$dist"
-  # The unit's EnvironmentFile; set-consumers.sh rewrites the connection count here.
+  # The unit's EnvironmentFile (and the backlog metric's); set-consumers.sh rewrites the
+  # connection count here.
   {
     common_settings
+    management_settings
     cat <<EOF
 ALBUMSTORE_CONSUMER_CONNECTIONS=$CONSUMER_CONNECTIONS
 ALBUMSTORE_CONSUMER_CHANNELS=$CONSUMER_CHANNELS
@@ -138,6 +171,7 @@ EOF
     journalctl -u albumstore-consumer.service -n 50 --no-pager
     return 1
   fi
+  setup_scaling albumstore-consumer.service
 }
 
 setup_client() {
@@ -145,13 +179,11 @@ setup_client() {
   dnf install -y -q postgresql16 || dnf install -y -q postgresql15
   aws s3 cp --only-show-errors "$ARTIFACT_URL/client.jar" "$dist/client.jar"
   aws s3 cp --only-show-errors "$ARTIFACT_URL/schema.sql" "$dist/schema.sql"
-  : "${SERVICE_URL:?} ${BROKER_CONSOLE_URL:?}"
+  : "${SERVICE_URL:?}"
   {
+    management_settings
     cat <<EOF
 ALBUMSTORE_URL=$SERVICE_URL
-ALBUMSTORE_RMQ_API=${BROKER_CONSOLE_URL%/}
-ALBUMSTORE_RMQ_USER=$broker_user
-ALBUMSTORE_RMQ_PASSWORD=$broker_password
 PGHOST=$DB_HOST
 PGPORT=$DB_PORT
 PGDATABASE=$DB_NAME

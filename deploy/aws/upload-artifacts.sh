@@ -59,7 +59,8 @@ put "$root/schema.sql" schema.sql
 for f in install.sh setenv.sh server.xml tomcat.service; do
   put "$root/deploy/tomcat/$f" "deploy/tomcat/$f"
 done
-for f in bootstrap.sh albumstore-consumer.service; do
+for f in bootstrap.sh albumstore-consumer.service albumstore-scaling.sh albumstore-drain@.service \
+  albumstore-backlog.service albumstore-backlog.timer; do
   put "$root/deploy/aws/$f" "deploy/aws/$f"
 done
 echo "Done. Next: deploy/aws/deploy-stack.sh --stack NAME --bucket $bucket --prefix $prefix"

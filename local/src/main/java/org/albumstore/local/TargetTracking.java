@@ -128,7 +128,8 @@ final class TargetTracking {
         below.clear(); // its figures were per the old count
       }
       String why =
-          String.format(Locale.ROOT, "%d periods below target, highest %.0f", IN_PERIODS, highest);
+          String.format(
+              Locale.ROOT, "%d periods below target, the highest total %.0f", IN_PERIODS, highest);
       return new Decision(current, desired, perInstance, why);
     }
     return new Decision(current, current, perInstance, "holding");

@@ -1,0 +1,171 @@
+package org.albumstore.local;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.albumstore.client.history.History;
+import org.albumstore.client.history.HistoryFile;
+import org.albumstore.client.history.Operation;
+import org.albumstore.common.config.CommonSettings;
+import org.albumstore.common.config.DatabaseSettings;
+import org.albumstore.common.config.Env;
+import org.albumstore.embedded.cluster.HaProxy;
+import org.albumstore.embedded.cluster.RabbitCluster;
+import org.albumstore.embedded.testing.ExternalTools;
+import org.albumstore.embedded.testing.TestServices;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code --autoscale} under a short step load (100, 500, 100 requests/s, open model, 25 s each)
+ * with the history recorded: the servers and the consumers scale out during the high step and back
+ * in after it, a bounded number of times, and nothing is lost, duplicated or invented (the
+ * history's checker and the client's verification). The scale-ins come while the low step still
+ * runs: servers leave with requests arriving (their drain), consumers with deliveries arriving
+ * (they finish and acknowledge their batches); the longest time without a 200 is printed and
+ * bounded.
+ *
+ * <p>Compressed 60x: an evaluation period of 1 s for AWS's minute, so a scale-out needs 3 s above
+ * target and a scale-in 15 s below.
+ */
+class AutoscaleIT {
+  private static final int STEP_SECONDS = 25;
+
+  @TempDir Path dir;
+
+  /** One row of the timeline CSV. */
+  record Row(double time, int servers, int consumers, double requestsPerServer, String decision) {}
+
+  @Test
+  void scalesOutUnderTheStepAndBackInAfterItWithoutLosingAWrite() throws Exception {
+    ExternalTools tools = ExternalTools.system();
+    tools.requireThat(
+        RabbitCluster.installed(), "RabbitMQ (apt-get install rabbitmq-server)", "--autoscale");
+    tools.requireThat(
+        HaProxy.executable().isPresent(), "HAProxy (apt-get install haproxy)", "--autoscale");
+    DatabaseSettings db = TestServices.database();
+    Map<String, String> env = new HashMap<>(System.getenv());
+    env.put(CommonSettings.JDBC_URL.variable(), db.jdbcUrl());
+    env.put(CommonSettings.DB_USER.variable(), db.user());
+    env.put(CommonSettings.DB_PASSWORD.variable(), db.password());
+    env.put(CommonSettings.QUEUE.variable(), "it.local.autoscale");
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    Path run = dir.resolve("run");
+    int code =
+        LocalMain.run(
+            Env.of(env),
+            new PrintStream(out, true, StandardCharsets.UTF_8),
+            new PrintStream(err, true, StandardCharsets.UTF_8),
+            "--topology=cluster",
+            "--broker-nodes=1",
+            "--servers=1",
+            "--consumers=1",
+            "--autoscale",
+            "--max-servers=3",
+            "--max-consumers=3",
+            "--scale-period=1",
+            "--server-target=150",
+            "--consumer-target-latency=0.1",
+            "--consumer-message-millis=10",
+            "--rate-steps=100,500,100",
+            "--step-duration=" + STEP_SECONDS,
+            "--threads=64",
+            "--no-progress",
+            "--history",
+            "--drain-timeout=60",
+            "--out=" + run);
+    String stdout = out.toString(StandardCharsets.UTF_8);
+    assertThat(code).as(stdout + err.toString(StandardCharsets.UTF_8)).isZero();
+    assertThat(stdout)
+        .contains("autoscale: every 1 s (AWS's minute 60x faster)")
+        .contains("history: no violation")
+        .containsPattern("verified: \\d+ albums, 0 mismatches");
+
+    List<Row> rows = timeline(run.resolve("autoscale.csv"));
+    String csv = Files.readString(run.resolve("autoscale.csv"));
+    assertThat(rows).as(csv).hasSizeGreaterThan(3 * STEP_SECONDS - 10);
+    // Out during the high step (it starts about STEP_SECONDS into the rows), back in after it.
+    assertThat(rows).as(csv).anyMatch(r -> r.servers() > 1).anyMatch(r -> r.consumers() > 1);
+    Row last = rows.get(rows.size() - 1);
+    assertThat(last.servers()).as(csv).isEqualTo(1);
+    assertThat(last.consumers()).as(csv).isEqualTo(1);
+    // Bounded: out and back, at most twice each.
+    assertThat(changes(rows, Row::servers)).as(csv).isBetween(2, 4);
+    assertThat(changes(rows, Row::consumers)).as(csv).isBetween(2, 4);
+    // Each tier's last scale-in came while the load still ran: requests were arriving.
+    assertThat(lastScaleIn(rows, Row::servers).requestsPerServer()).as(csv).isPositive();
+    assertThat(lastScaleIn(rows, Row::consumers).requestsPerServer()).as(csv).isPositive();
+
+    double gap = longestWithoutA200(HistoryFile.read(run.resolve(HistoryFile.NAME)));
+    System.out.printf("AutoscaleIT: longest time without a 200: %.3f s%n", gap);
+    assertThat(gap).as("seconds without a 200").isLessThan(5);
+  }
+
+  private static List<Row> timeline(Path csv) throws IOException {
+    List<Row> rows = new ArrayList<>();
+    List<String> lines = Files.readAllLines(csv);
+    assertThat(lines.get(0)).isEqualTo(Autoscaler.CSV_HEADER);
+    for (String line : lines.subList(1, lines.size())) {
+      String[] f = line.split(",", 8);
+      rows.add(
+          new Row(
+              Double.parseDouble(f[0]),
+              Integer.parseInt(f[1]),
+              Integer.parseInt(f[2]),
+              Double.parseDouble(f[6]),
+              f[7]));
+    }
+    return rows;
+  }
+
+  private static int changes(List<Row> rows, java.util.function.ToIntFunction<Row> size) {
+    int changes = 0;
+    for (int i = 1; i < rows.size(); i++) {
+      changes += size.applyAsInt(rows.get(i)) != size.applyAsInt(rows.get(i - 1)) ? 1 : 0;
+    }
+    return changes;
+  }
+
+  private static Row lastScaleIn(List<Row> rows, java.util.function.ToIntFunction<Row> size) {
+    Row found = null;
+    for (int i = 1; i < rows.size(); i++) {
+      if (size.applyAsInt(rows.get(i)) < size.applyAsInt(rows.get(i - 1))) {
+        found = rows.get(i);
+      }
+    }
+    assertThat(found).as("a scale-in").isNotNull();
+    return found;
+  }
+
+  /** The longest stretch of the load in which no attempt got a 200, in seconds. */
+  static double longestWithoutA200(History history) {
+    long start = Long.MAX_VALUE;
+    long end = Long.MIN_VALUE;
+    List<Long> successes = new ArrayList<>();
+    for (Operation op : history.operations()) {
+      start = Math.min(start, op.sentMicros());
+      end = Math.max(end, op.endMicros());
+      if (op.isSuccess()) {
+        successes.add(op.endMicros());
+      }
+    }
+    successes.sort(null);
+    long longest = 0;
+    long previous = start;
+    for (long t : successes) {
+      longest = Math.max(longest, t - previous);
+      previous = t;
+    }
+    return Math.max(longest, end - previous) / 1e6;
+  }
+}

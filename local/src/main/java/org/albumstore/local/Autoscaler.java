@@ -57,7 +57,7 @@ final class Autoscaler implements AutoCloseable {
   static final int WARMUP_PERIODS = 5;
 
   static final String CSV_HEADER =
-      "time_s,servers,consumers,servers_up,backlog,backlog_per_consumer,"
+      "epoch_ms,time_s,servers,consumers,servers_up,backlog,backlog_per_consumer,"
           + "requests_per_server_per_s,decision";
 
   /** Starts a server JVM numbered {@code n} on {@code port}. */
@@ -218,7 +218,8 @@ final class Autoscaler implements AutoCloseable {
     csv.write(
         String.format(
             Locale.ROOT,
-            "%.1f,%d,%d,%d,%.0f,%.1f,%.1f,\"%s\"%n",
+            "%d,%.1f,%d,%d,%d,%.0f,%.1f,%.1f,\"%s\"%n",
+            System.currentTimeMillis(),
             (System.nanoTime() - t0) / 1e9,
             servers(),
             consumers(),

@@ -403,8 +403,13 @@ final class ClusterRun extends LaunchBase {
         INSTANCE_STOP_LIMIT);
   }
 
-  private static Map<String, String> instanceEnv(AmqpSettings amqp, DatabaseSettings db) {
-    Map<String, String> e = new HashMap<>(amqp.asVariables());
+  /**
+   * The launch's own {@code ALBUMSTORE_*} settings (the process's, or a test's), then the started
+   * broker's and database's, which win.
+   */
+  private Map<String, String> instanceEnv(AmqpSettings amqp, DatabaseSettings db) {
+    Map<String, String> e = new HashMap<>(env.startingWith("ALBUMSTORE_"));
+    e.putAll(amqp.asVariables());
     e.putAll(db.asVariables());
     return e;
   }

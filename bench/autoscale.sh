@@ -9,8 +9,8 @@
 # client through the balancer in the open model (--rate-steps STEPS, requests/s, --step-duration
 # STEP_SECONDS) with --history, verified. PERIOD is the evaluation period in seconds (AWS: 60 s).
 # The second step is the high one. Small instances, as AutoscaleIT's: a broker message per request
-# (ALBUMSTORE_PUBLISH_BUNDLE_MAX=1) and a consumer of one channel taking one message at a time into
-# a transaction of its own (ALBUMSTORE_CONSUMER_CONNECTIONS, _CHANNELS, _PREFETCH, _BATCH_SIZE = 1),
+# (ALBUMSTORE_PUBLISH_BUNDLE_MAX=1) and a consumer of one channel, 20 messages prefetched, each in
+# a transaction of its own (ALBUMSTORE_CONSUMER_CONNECTIONS, _CHANNELS, _BATCH_SIZE = 1, _PREFETCH 20),
 # so that one consumer cannot carry the high step; each may be overridden from the environment.
 # Environment: SERVER_TARGET (requests/s per server, 400), TARGET_LATENCY (s, 1), MESSAGE_MILLIS
 # (one small consumer's ms per message, 2), MAX_SERVERS (3), MAX_CONSUMERS (3), AUTOSCALE_NAME
@@ -34,7 +34,7 @@ machine_json >"$WORK/$TAG-machine.json"
 export ALBUMSTORE_PUBLISH_BUNDLE_MAX="${ALBUMSTORE_PUBLISH_BUNDLE_MAX:-1}"
 export ALBUMSTORE_CONSUMER_CONNECTIONS="${ALBUMSTORE_CONSUMER_CONNECTIONS:-1}"
 export ALBUMSTORE_CONSUMER_CHANNELS="${ALBUMSTORE_CONSUMER_CHANNELS:-1}"
-export ALBUMSTORE_PREFETCH="${ALBUMSTORE_PREFETCH:-1}"
+export ALBUMSTORE_PREFETCH="${ALBUMSTORE_PREFETCH:-20}"
 export ALBUMSTORE_BATCH_SIZE="${ALBUMSTORE_BATCH_SIZE:-1}"
 run_dir="$WORK/$TAG-run"
 rm -rf "$run_dir"

@@ -15,6 +15,9 @@ import re
 import sys
 from pathlib import Path
 
+if len(sys.argv) < 12 or sys.argv[1] in ("--help", "-h"):
+    print(__doc__.strip())
+    sys.exit(0 if len(sys.argv) > 1 and sys.argv[1] in ("--help", "-h") else 2)
 run, out = Path(sys.argv[1]), Path(sys.argv[2])
 code, machine, command = int(sys.argv[3]), json.load(open(sys.argv[4])), sys.argv[5]
 steps = [float(s) for s in sys.argv[6].split(",")]

@@ -320,7 +320,14 @@ final class ClusterRun extends LaunchBase {
                         "--autoscale needs RabbitMQ's management plugin (rabbitmq_management)"));
     WriteBacklog backlog =
         new WriteBacklog(
-            new ManagementApi(api, "/", "guest", "guest"), amqp.queue(), amqp.partitions());
+            // The cluster's own nodes, with RabbitMQ's stock local user (as its AMQP URI above).
+            new ManagementApi(
+                api,
+                "/",
+                CommonSettings.RMQ_USER.defaultValue(),
+                CommonSettings.RMQ_PASSWORD.defaultValue()),
+            amqp.queue(),
+            amqp.partitions());
     Path timeline = timeline(runId);
     Autoscaler.Options o =
         new Autoscaler.Options(

@@ -1,5 +1,6 @@
 package org.albumstore.local;
 
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import org.albumstore.common.config.CommonSettings;
@@ -205,7 +206,7 @@ final class LaunchCommand {
         "With --autoscale: the CSV of every period (instances, backlog, requests, decisions).",
         "Default: autoscale.csv in the client's --out, else albumstore-autoscale-<run>.csv here."
       })
-  java.nio.file.Path autoscaleTimeline;
+  Path autoscaleTimeline;
 
   @Unmatched List<String> clientArgs = new ArrayList<>();
 

@@ -73,7 +73,7 @@ def delay(key, grow, after):
 peak = max(rows, key=lambda r: r["backlog"])
 under = first(lambda r: r["backlog"] <= consumer_target * r["consumers"], peak["t_s"])
 empty = first(lambda r: r["backlog"] <= max(1, peak["backlog"] * 0.01), peak["t_s"])
-stdout = (out / "run.log").read_text(errors="replace")
+stdout = (out / "run.txt").read_text(errors="replace")
 step_rows = re.findall(r"^(\d+)\s+(\d+)-(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)$",
                        stdout, re.M)
 summary = {

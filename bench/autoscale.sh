@@ -14,7 +14,7 @@
 # so that one consumer cannot carry the high step; each may be overridden from the environment.
 # Environment: SERVER_TARGET (requests/s per server, 400), TARGET_LATENCY (s, 1), MESSAGE_MILLIS
 # (one small consumer's ms per message, 2), MAX_SERVERS (3), MAX_CONSUMERS (3), AUTOSCALE_NAME
-# (autoscale). Writes results/$AUTOSCALE_NAME/{data.csv, summary.json, chart.svg, run.log}: one
+# (autoscale). Writes results/$AUTOSCALE_NAME/{data.csv, summary.json, chart.svg, run.txt}: one
 # row per evaluation period (instances, backlog, requests per server, the client's rate and p99,
 # the decisions), the figures (scale-out and scale-in delays, changes, drain time, the verdict).
 # Needs rabbitmq-server and haproxy (apt-get install rabbitmq-server haproxy) and the local jar.
@@ -44,7 +44,7 @@ ALBUMSTORE_JDBC_URL="$JDBC_URL" ALBUMSTORE_QUEUE="bench.$TAG.$$" timeout 1800 \
   --max-servers "$MAX_SERVERS" --max-consumers "$MAX_CONSUMERS" --scale-period "$PERIOD" \
   --server-target "$SERVER_TARGET" --consumer-target-latency "$TARGET_LATENCY" \
   --consumer-message-millis "$MESSAGE_MILLIS" --rate-steps "$STEPS" --step-duration "$STEP_SECONDS" \
-  --threads 256 --history --no-progress --drain-timeout 120 --out "$run_dir" >"$OUT/run.log" 2>"$run_dir.err" || code=$?
+  --threads 256 --history --no-progress --drain-timeout 120 --out "$run_dir" >"$OUT/run.txt" 2>"$run_dir.err" || code=$?
 log "run ended with exit code $code"
 python3 "$BENCH_DIR/autoscale.py" "$run_dir" "$OUT" "$code" "$WORK/$TAG-machine.json" "$COMMAND" \
   "$STEPS" "$STEP_SECONDS" "$PERIOD" "$SERVER_TARGET" "$TARGET_LATENCY" "$MESSAGE_MILLIS"

@@ -29,20 +29,12 @@ public final class ClientSettings {
           .withHelp("Base URL of the server");
 
   public static final Setting<String> RMQ_API =
-      Setting.text("ALBUMSTORE_RMQ_API", "http://127.0.0.1:15672")
-          .withFlag("--rmq-api", "URL")
-          .withHelp("RabbitMQ management API for queue depth and rates, or '" + OFF + "'");
+      CommonSettings.RMQ_API.withHelp(
+          "RabbitMQ management API for queue depth and rates, or '" + OFF + "'");
 
-  public static final Setting<String> RMQ_USER =
-      Setting.text("ALBUMSTORE_RMQ_USER", "guest")
-          .withFlag("--rmq-user", "USER")
-          .withHelp("Management API user");
+  public static final Setting<String> RMQ_USER = CommonSettings.RMQ_USER;
 
-  public static final Setting<String> RMQ_PASSWORD =
-      Setting.text("ALBUMSTORE_RMQ_PASSWORD", "guest")
-          .withFlag("--rmq-password", "PASSWORD")
-          .withHelp("Management API password")
-          .asSecret();
+  public static final Setting<String> RMQ_PASSWORD = CommonSettings.RMQ_PASSWORD;
 
   /** The server's queue: the client watches its depth. */
   public static final Setting<String> QUEUE =

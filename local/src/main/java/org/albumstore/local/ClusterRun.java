@@ -14,6 +14,8 @@ import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.stream.Collectors;
 import org.albumstore.client.ClientSettings;
+import org.albumstore.common.amqp.ManagementApi;
+import org.albumstore.common.amqp.WriteBacklog;
 import org.albumstore.common.config.AmqpSettings;
 import org.albumstore.common.config.AmqpSettings.QueueType;
 import org.albumstore.common.config.CommonSettings;
@@ -143,14 +145,22 @@ final class ClusterRun extends LaunchBase {
     for (int i = 0; i < options.servers; i++) {
       serverPorts.add(RabbitNode.freePort());
     }
+    List<Integer> sparePorts = new ArrayList<>();
+    for (int i = 0; options.autoscale && i < options.maxServers - options.servers; i++) {
+      sparePorts.add(RabbitNode.freePort());
+    }
     HaProxy balancer =
         stack.add(
-            "HAProxy", HaProxy.start(dir.resolve("haproxy"), serverPorts, brokers.amqpPorts()));
+            "HAProxy",
+            HaProxy.start(dir.resolve("haproxy"), serverPorts, sparePorts, brokers.amqpPorts()));
     AmqpSettings amqp = amqpThrough(balancer, queue, CommonSettings.QUEUE_PARTITIONS.read(env));
     step(3, balancerLine(balancer), t0);
     List<ChildJvm> servers = startServers(serverPorts, amqp, database.settings(), dir);
     List<ChildJvm> consumers = startConsumers(balancer, amqp, database.settings(), dir);
     out.println(partitionsLine(brokers, amqp));
+    if (options.autoscale) {
+      startAutoscaler(brokers, balancer, sparePorts, amqp, database.settings(), dir, runId);
+    }
     return new Started(
         database,
         brokers,
@@ -291,6 +301,86 @@ final class ClusterRun extends LaunchBase {
     return consumers;
   }
 
+  /** {@code --autoscale}: the scaler, on the cluster's management API and the balancer's stats. */
+  private void startAutoscaler(
+      RabbitCluster brokers,
+      HaProxy balancer,
+      List<Integer> sparePorts,
+      AmqpSettings amqp,
+      DatabaseSettings db,
+      Path dir,
+      String runId)
+      throws IOException {
+    String api =
+        brokers
+            .managementApi()
+            .orElseThrow(
+                () ->
+                    new IllegalStateException(
+                        "--autoscale needs RabbitMQ's management plugin (rabbitmq_management)"));
+    WriteBacklog backlog =
+        new WriteBacklog(
+            // The cluster's own nodes, with RabbitMQ's stock local user (as its AMQP URI above).
+            new ManagementApi(
+                api,
+                "/",
+                CommonSettings.RMQ_USER.defaultValue(),
+                CommonSettings.RMQ_PASSWORD.defaultValue()),
+            amqp.queue(),
+            amqp.partitions());
+    Path timeline = timeline(runId);
+    Autoscaler.Options o =
+        new Autoscaler.Options(
+            Duration.ofSeconds(options.scalePeriod),
+            options.servers,
+            options.maxServers,
+            options.consumers,
+            options.maxConsumers,
+            options.serverTarget,
+            options.consumerTargetLatency,
+            options.consumerMessageMillis,
+            timeline);
+    stack.add(
+        "autoscaler",
+        Autoscaler.start(
+            o,
+            backlog,
+            balancer,
+            sparePorts,
+            (n, port) -> startServer(n, port, amqp, db, dir),
+            n -> startConsumer(n, amqp, db, dir)));
+    out.printf(
+        Locale.ROOT,
+        "      autoscale: every %d s (AWS's minute %.0fx faster), servers %d-%d at %.0f requests/s"
+            + " each, consumers %d-%d at %.0f messages of backlog each; timeline %s%n",
+        options.scalePeriod,
+        o.compression(),
+        options.servers,
+        options.maxServers,
+        options.serverTarget,
+        options.consumers,
+        options.maxConsumers,
+        o.consumerPolicy().target(),
+        timeline);
+  }
+
+  /** {@code --autoscale-timeline}, else in the client's {@code --out}, else here. */
+  private Path timeline(String runId) {
+    if (options.autoscaleTimeline != null) {
+      return options.autoscaleTimeline;
+    }
+    List<String> a = options.clientArgs;
+    for (int i = 0; i < a.size(); i++) {
+      if (a.get(i).equals("--out") && i + 1 < a.size()) {
+        return Path.of(a.get(i + 1), "autoscale.csv");
+      }
+      if (a.get(i).startsWith("--out=")) {
+        return Path.of(a.get(i).substring("--out=".length()), "autoscale.csv");
+      }
+    }
+    return Path.of("albumstore-autoscale-" + runId + ".csv");
+  }
+
   ChildJvm startServer(int n, int port, AmqpSettings amqp, DatabaseSettings db, Path dir)
       throws IOException {
     Map<String, String> e = instanceEnv(amqp, db);
@@ -320,8 +410,13 @@ final class ClusterRun extends LaunchBase {
         INSTANCE_STOP_LIMIT);
   }
 
-  private static Map<String, String> instanceEnv(AmqpSettings amqp, DatabaseSettings db) {
-    Map<String, String> e = new HashMap<>(amqp.asVariables());
+  /**
+   * The launch's own {@code ALBUMSTORE_*} settings (the process's, or a test's), then the started
+   * broker's and database's, which win.
+   */
+  private Map<String, String> instanceEnv(AmqpSettings amqp, DatabaseSettings db) {
+    Map<String, String> e = new HashMap<>(env.startingWith("ALBUMSTORE_"));
+    e.putAll(amqp.asVariables());
     e.putAll(db.asVariables());
     return e;
   }

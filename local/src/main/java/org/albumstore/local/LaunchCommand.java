@@ -1,5 +1,6 @@
 package org.albumstore.local;
 
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import org.albumstore.common.config.CommonSettings;
@@ -26,7 +27,8 @@ import picocli.CommandLine.Unmatched;
     sortOptions = false,
     customSynopsis =
         "java -jar albumstore-local.jar [--embedded] [--port=PORT] [--topology=single|cluster"
-            + " [--servers=N] [--consumers=M] [--broker-nodes=K]] [-hV] [CLIENT_OPTION...]"
+            + " [--servers=N] [--consumers=M] [--broker-nodes=K] [--autoscale ...]] [-hV]"
+            + " [CLIENT_OPTION...]"
             + " [-- CLIENT_OPTION...]",
     usageHelpWidth = 100,
     description = {
@@ -134,6 +136,78 @@ final class LaunchCommand {
       })
   boolean bypassBalancer;
 
+  @Option(
+      names = "--autoscale",
+      description = {
+        "Cluster only: scale the server and consumer JVMs with the load, by deploy/aws's"
+            + " target-tracking rule (local/README.md): servers on requests per server,"
+            + " consumers on the write backlog per consumer; --servers and --consumers are the"
+            + " least.",
+        "Default: off."
+      })
+  boolean autoscale;
+
+  @Option(
+      names = "--max-servers",
+      paramLabel = "N",
+      description = {"With --autoscale: the most server JVMs, up to 8.", "Default: 4."})
+  int maxServers = 4;
+
+  @Option(
+      names = "--max-consumers",
+      paramLabel = "M",
+      description = {"With --autoscale: the most consumer JVMs, up to 8.", "Default: 4."})
+  int maxConsumers = 4;
+
+  @Option(
+      names = "--scale-period",
+      paramLabel = "SECONDS",
+      description = {
+        "With --autoscale: the evaluation period, AWS's minute compressed (2 = 30x faster);"
+            + " scale-out after 3 periods above target, scale-in after 15 below, a warm-up of 5.",
+        "Default: 2."
+      })
+  int scalePeriod = 2;
+
+  @Option(
+      names = "--server-target",
+      paramLabel = "REQUESTS",
+      description = {
+        "With --autoscale: requests per server per second the servers are held at"
+            + " (the template's ServerRequestsPerTarget / 60).",
+        "Default: 1000."
+      })
+  double serverTarget = 1000;
+
+  @Option(
+      names = "--consumer-target-latency",
+      paramLabel = "SECONDS",
+      description = {
+        "With --autoscale: acceptable latency; the consumers are held at this many seconds of"
+            + " backlog each (ConsumerTargetLatency).",
+        "Default: 10."
+      })
+  double consumerTargetLatency = 10;
+
+  @Option(
+      names = "--consumer-message-millis",
+      paramLabel = "MS",
+      description = {
+        "With --autoscale: one consumer's time per message (ConsumerMessageMillis); the target"
+            + " backlog per consumer is the latency over it.",
+        "Default: 1."
+      })
+  double consumerMessageMillis = 1;
+
+  @Option(
+      names = "--autoscale-timeline",
+      paramLabel = "FILE",
+      description = {
+        "With --autoscale: the CSV of every period (instances, backlog, requests, decisions).",
+        "Default: autoscale.csv in the client's --out, else albumstore-autoscale-<run>.csv here."
+      })
+  Path autoscaleTimeline;
+
   @Unmatched List<String> clientArgs = new ArrayList<>();
 
   /** The cluster's sizes, each within what one machine can hold. */
@@ -141,6 +215,20 @@ final class LaunchCommand {
     check("--servers", servers, 8);
     check("--consumers", consumers, 8);
     check("--broker-nodes", brokerNodes, 5);
+    if (autoscale) {
+      check("--max-servers", maxServers, 8);
+      check("--max-consumers", maxConsumers, 8);
+      if (maxServers < servers || maxConsumers < consumers) {
+        throw new IllegalArgumentException(
+            "--max-servers and --max-consumers must be at least --servers and --consumers");
+      }
+      if (scalePeriod < 1
+          || !(serverTarget > 0)
+          || !(consumerTargetLatency > 0)
+          || !(consumerMessageMillis > 0)) {
+        throw new IllegalArgumentException("--scale-period must be >= 1 and the targets > 0");
+      }
+    }
   }
 
   private static void check(String option, int value, int max) {

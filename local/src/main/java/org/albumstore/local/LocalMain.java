@@ -101,6 +101,10 @@ public final class LocalMain {
       cli.printVersionHelp(out);
       return new Parsed(null, 0);
     }
+    if (options.autoscale && options.topology != LaunchCommand.Topology.cluster) {
+      err.println("error: --autoscale needs --topology cluster");
+      return new Parsed(null, 2);
+    }
     return new Parsed(options, 0);
   }
 

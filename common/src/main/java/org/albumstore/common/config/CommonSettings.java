@@ -80,6 +80,27 @@ public final class CommonSettings {
           .withFlag("--port", "PORT")
           .withHelp("HTTP port, 0 for any free port");
 
+  /**
+   * RabbitMQ's management API ({@code org.albumstore.common.amqp.ManagementApi}): the client reads
+   * the queue's depth there, the {@code WriteBacklog} metric and the local cluster's scaler the
+   * backlog.
+   */
+  public static final Setting<String> RMQ_API =
+      Setting.text("ALBUMSTORE_RMQ_API", "http://127.0.0.1:15672")
+          .withFlag("--rmq-api", "URL")
+          .withHelp("RabbitMQ management API");
+
+  public static final Setting<String> RMQ_USER =
+      Setting.text("ALBUMSTORE_RMQ_USER", "guest")
+          .withFlag("--rmq-user", "USER")
+          .withHelp("Management API user");
+
+  public static final Setting<String> RMQ_PASSWORD =
+      Setting.text("ALBUMSTORE_RMQ_PASSWORD", "guest")
+          .withFlag("--rmq-password", "PASSWORD")
+          .withHelp("Management API password")
+          .asSecret();
+
   /** The broker settings ({@code AmqpSettings}), in the order of --help. */
   public static final List<Setting<?>> BROKER =
       List.of(AMQP_URI, AMQP_ADDRESSES, QUEUE, QUEUE_PARTITIONS, QUEUE_TYPE, QUORUM_GROUP_SIZE);

@@ -35,6 +35,21 @@ public final class Env {
     return new Env(copy);
   }
 
+  /**
+   * Every variable whose name starts with {@code prefix} (e.g. {@code ALBUMSTORE_}), with its
+   * value.
+   */
+  public Map<String, String> startingWith(String prefix) {
+    Map<String, String> m = new HashMap<>();
+    values.forEach(
+        (k, v) -> {
+          if (k.startsWith(prefix)) {
+            m.put(k, v);
+          }
+        });
+    return m;
+  }
+
   /** A view in which {@code overrides} win over this environment; null values are ignored. */
   public Env withOverrides(Map<String, String> overrides) {
     Map<String, String> merged = new HashMap<>(values);

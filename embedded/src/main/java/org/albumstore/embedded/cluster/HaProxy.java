@@ -56,7 +56,8 @@ import org.slf4j.LoggerFactory;
  *       500 ms with {@code option pgsql-check}, and the sessions of a server marked down or
  *       switched away from are cut.
  *   <li>Stats ({@code mode http}, loopback only): HAProxy's own view of every server, read by
- *       {@link #awaitServersUp} so that a caller waits for the rotation itself, not a fixed time.
+ *       {@link #awaitServersUp} so that a caller waits for the rotation itself, not a fixed time,
+ *       and by {@link #serverResponses} (the requests per server a scaler tracks).
  * </ul>
  */
 public final class HaProxy implements AutoCloseable {
@@ -441,6 +442,36 @@ public final class HaProxy implements AutoCloseable {
 
   /** The status of every row of {@code backend} in HAProxy's CSV stats, by server name. */
   private Map<String, String> states(String backend) throws IOException, InterruptedException {
+    Map<String, String> states = new LinkedHashMap<>();
+    stats(backend).forEach((name, row) -> states.put(name, row.get("status")));
+    return states;
+  }
+
+  /**
+   * The HTTP responses each server of the HTTP backend has sent since HAProxy started (the sum of
+   * its {@code hrsp_*} counters), by name, spare slots and fail-open twins included: what an ALB's
+   * {@code RequestCount} per target counts. A server's count restarts at 0 when a new server takes
+   * its slot only if HAProxy restarts, so callers take differences.
+   */
+  public Map<String, Long> serverResponses() throws IOException, InterruptedException {
+    Map<String, Long> responses = new LinkedHashMap<>();
+    for (Map.Entry<String, Map<String, String>> e : stats(SERVERS_BACKEND).entrySet()) {
+      if (e.getKey().startsWith("server-") || e.getKey().startsWith(SPARE)) {
+        long sum = 0;
+        for (String field : List.of("hrsp_1xx", "hrsp_2xx", "hrsp_3xx", "hrsp_4xx", "hrsp_5xx")) {
+          String v = e.getValue().getOrDefault(field, "");
+          sum += v.isEmpty() ? 0 : Long.parseLong(v);
+        }
+        String other = e.getValue().getOrDefault("hrsp_other", "");
+        responses.put(e.getKey(), sum + (other.isEmpty() ? 0 : Long.parseLong(other)));
+      }
+    }
+    return responses;
+  }
+
+  /** Every row of {@code backend} in HAProxy's CSV stats, by server name: field to value. */
+  private Map<String, Map<String, String>> stats(String backend)
+      throws IOException, InterruptedException {
     HttpRequest get =
         HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + statsPort + "/stats;csv"))
             .timeout(Duration.ofSeconds(5))
@@ -450,15 +481,18 @@ public final class HaProxy implements AutoCloseable {
     List<String> header = List.of(lines.get(0).replaceFirst("^# ", "").split(",", -1));
     int proxy = header.indexOf("pxname");
     int server = header.indexOf("svname");
-    int status = header.indexOf("status");
-    Map<String, String> states = new LinkedHashMap<>();
+    Map<String, Map<String, String>> rows = new LinkedHashMap<>();
     for (String line : lines.subList(1, lines.size())) {
       String[] f = line.split(",", -1);
-      if (f.length > status && f[proxy].equals(backend)) {
-        states.put(f[server], f[status]);
+      if (f.length > Math.max(proxy, server) && f[proxy].equals(backend)) {
+        Map<String, String> row = new LinkedHashMap<>();
+        for (int i = 0; i < Math.min(header.size(), f.length); i++) {
+          row.put(header.get(i), f[i]);
+        }
+        rows.put(f[server], row);
       }
     }
-    return states;
+    return rows;
   }
 
   /**

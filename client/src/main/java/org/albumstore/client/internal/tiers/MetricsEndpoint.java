@@ -5,7 +5,7 @@ import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Map;
-import org.albumstore.client.internal.http.ProbeGet;
+import org.albumstore.common.http.ProbeGet;
 
 /** A {@code GET /metrics} endpoint of the server or the consumer, read with {@link ProbeGet}. */
 final class MetricsEndpoint {

@@ -1,4 +1,4 @@
-package org.albumstore.client.internal.http;
+package org.albumstore.common.http;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;

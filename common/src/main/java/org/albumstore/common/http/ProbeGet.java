@@ -1,4 +1,4 @@
-package org.albumstore.client.internal.http;
+package org.albumstore.common.http;
 
 import java.io.IOException;
 import java.io.InputStream;

@@ -538,16 +538,32 @@ public final class RabbitNode implements AutoCloseable {
           "RabbitMQ node {} still runs {} s after stop; killing it",
           nodeName,
           STOP_LIMIT.toSeconds());
-      liveVm().ifPresent(ProcessHandle::destroyForcibly);
+      killAndWait(liveVm());
       process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
     }
-    liveVm().ifPresent(ProcessHandle::destroyForcibly);
+    killAndWait(liveVm());
     if (Thread.currentThread() != stopAtExit) {
       try {
         Runtime.getRuntime().removeShutdownHook(stopAtExit);
       } catch (IllegalStateException e) {
         // The JVM is already shutting down: the hook runs (or ran) and finds the node gone.
       }
+    }
+  }
+
+  /**
+   * SIGKILL of the node's Erlang VM, and its exit awaited (bounded): a kill is only sent when
+   * {@code destroyForcibly} returns, so a restart right after a close would still find the VM.
+   */
+  private void killAndWait(Optional<ProcessHandle> vm) throws InterruptedException {
+    if (vm.isEmpty()) {
+      return;
+    }
+    vm.get().destroyForcibly();
+    try {
+      vm.get().onExit().get(10, TimeUnit.SECONDS);
+    } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+      log.warn("the Erlang VM of {} did not exit within 10 s of SIGKILL", nodeName);
     }
   }
 

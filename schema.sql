@@ -1,6 +1,8 @@
--- Album Store schema. Safe to apply twice: every statement is IF NOT EXISTS.
--- Apply by hand with:  psql -h 127.0.0.1 -U postgres -d albumstore -f schema.sql
--- or let the consumer apply it:  java -jar consumer/target/albumstore-consumer.jar --init-schema
+-- Album Store schema. Safe to apply twice, online: every statement is IF NOT EXISTS, and what would
+-- lock a table before finding it has nothing to do (CREATE INDEX, ALTER TABLE) first asks the
+-- catalog, so applying it again locks nothing.
+-- Apply with:  java -jar consumer/target/albumstore-consumer.jar schema   (lock_timeout, retried)
+-- or by hand:  psql -h 127.0.0.1 -U postgres -d albumstore -f schema.sql
 
 -- One row per album. album_id is text, not a serial: the server assigns it (a UUID, or one derived
 -- from the request's Idempotency-Key) so that a retried POST /albums inserts nothing new.
@@ -45,4 +47,21 @@ CREATE TABLE IF NOT EXISTS applied_reviews (
 -- to maintain on the hot insert path. Once pruning frees space, new rows also land in old pages and
 -- the ranges it summarises widen; the DELETE then reads more of a table that retention keeps
 -- bounded, in the background, while a b-tree on applied_at would cost every insert.
-CREATE INDEX IF NOT EXISTS applied_reviews_applied_at ON applied_reviews USING brin (applied_at);
+DO $$
+BEGIN
+    IF to_regclass('applied_reviews_applied_at') IS NULL THEN
+        CREATE INDEX applied_reviews_applied_at ON applied_reviews USING brin (applied_at);
+    END IF;
+END $$;
+
+-- Expand for message version 3: when a server accepted the album's latest review, kept by
+-- consumers that read version 3 (older ones never name it). Nullable without a default, so adding
+-- it rewrites no row; its ACCESS EXCLUSIVE lock is held for a catalog change only, and `schema`
+-- bounds the wait for it (lock_timeout) so that writers never queue behind it for long.
+DO $$
+BEGIN
+    IF NOT EXISTS (SELECT 1 FROM pg_attribute WHERE attrelid = 'album_reviews'::regclass
+                   AND attname = 'last_review_at' AND NOT attisdropped) THEN
+        ALTER TABLE album_reviews ADD COLUMN last_review_at timestamptz;
+    END IF;
+END $$;

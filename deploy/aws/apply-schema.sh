@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Album Store: applies the repository's schema.sql to the stack's RDS database, through the client
-# instance (the database is not reachable from outside the VPC). Safe to repeat: every statement
-# is IF NOT EXISTS. The client instance already applied it once at boot, and consumers started
-# with --init-schema apply it too; use this after changing schema.sql.
+# instance (the database is not reachable from outside the VPC): an upgrade's expand step, before
+# the new consumers (deploy/UPGRADE.md). Safe to repeat, and online: one transaction whose table
+# locks are waited for at most 500 ms (else writers would queue behind it), retried while a lock
+# was busy, as `albumstore-consumer.jar schema` does.
 #
 #   apply-schema.sh --stack albumstore [--identity ~/.ssh/my-key.pem]
 set -euo pipefail
@@ -23,5 +24,13 @@ done
 need aws ssh
 
 client_ssh "$stack" "$identity"
-ssh "${SSH_OPTS[@]}" "$CLIENT_LOGIN" albumstore-psql -f - < "$here/../../schema.sql"
+for attempt in $(seq 1 40); do
+  if out=$(ssh "${SSH_OPTS[@]}" "$CLIENT_LOGIN" "PGOPTIONS='-c lock_timeout=500ms' albumstore-psql -q -1 -f -" \
+    < "$here/../../schema.sql" 2>&1); then
+    echo "schema.sql applied (attempt $attempt)"
+    break
+  fi
+  [[ $out == *"lock timeout"* && $attempt -lt 40 ]] || die "schema.sql not applied: $out"
+  sleep 1
+done
 ssh "${SSH_OPTS[@]}" "$CLIENT_LOGIN" albumstore-psql -c "'\\dt'"

@@ -257,6 +257,7 @@ public final class AlbumStoreConsumer implements AutoCloseable {
     if (settings.initSchema()) {
       applySchema(o.pool, database);
     }
+    requireExpanded(o.pool, database);
     startPruner(o, database, options.retention());
     o.databaseOutages = new OutageLog("database writes");
     String instance = UUID.randomUUID().toString().substring(0, 8);
@@ -336,6 +337,34 @@ public final class AlbumStoreConsumer implements AutoCloseable {
           "database " + database.jdbcUrl() + ": " + TlsFailures.describe(e), e.getSQLState(), e);
     }
     log.info("schema applied to {}", database.jdbcUrl());
+  }
+
+  /**
+   * Refuses to start on a database whose schema predates this release: its batches would fail on
+   * the missing column and retry until the expand. A database that cannot be asked now (an outage
+   * at start-up) is not refused: the batches wait for it as for any outage.
+   */
+  /** SQLSTATE 55000: what PostgreSQL says when an object is not ready for an operation. */
+  private static final String OBJECT_NOT_IN_PREREQUISITE_STATE = "55000";
+
+  private static void requireExpanded(HikariDataSource pool, DatabaseSettings database)
+      throws SQLException {
+    boolean expanded;
+    try {
+      expanded = Schema.isExpanded(pool);
+    } catch (SQLException e) {
+      log.warn("cannot check the schema of {} now: {}", database.jdbcUrl(), e.toString());
+      return;
+    }
+    if (!expanded) {
+      throw new SQLException(
+          "the schema of "
+              + database.jdbcUrl()
+              + " predates this consumer (album_reviews.last_review_at is missing): expand it"
+              + " first with `java -jar albumstore-consumer.jar schema` (online), or start with"
+              + " --init-schema true",
+          OBJECT_NOT_IN_PREREQUISITE_STATE);
+    }
   }
 
   /**

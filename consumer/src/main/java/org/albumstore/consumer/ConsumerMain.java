@@ -29,7 +29,7 @@ import picocli.CommandLine.Spec;
 /**
  * {@code java -jar albumstore-consumer.jar [options]}: runs the consumer until SIGTERM/Ctrl-C;
  * {@code ... redrive [options]} moves the dead-letter queue's messages back ({@link
- * RedriveCommand}).
+ * RedriveCommand}); {@code ... schema [options]} applies schema.sql online ({@link SchemaCommand}).
  *
  * <p>Every flag is derived from a declared {@link Setting} ({@link #DECLARED}) and overrides its
  * environment variable, which overrides the default. Flags go through the same parsing as the
@@ -40,7 +40,7 @@ import picocli.CommandLine.Spec;
     modelTransformer = ConsumerMain.Options.class,
     mixinStandardHelpOptions = true,
     sortOptions = false,
-    subcommands = RedriveCommand.class,
+    subcommands = {RedriveCommand.class, SchemaCommand.class},
     description =
         "Applies Album Store writes from RabbitMQ to PostgreSQL in batches: M connections x K"
             + " channels, manual acks after commit, exactly-once counter effect.")

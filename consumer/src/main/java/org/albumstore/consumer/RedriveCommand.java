@@ -69,6 +69,11 @@ final class RedriveCommand implements Callable<Integer> {
             DeadLetterRedrive.run(c, p, AlbumStoreConsumer.DEAD_LETTER_CONFIRM_MILLIS);
         out.printf(
             "moved %d messages from %s to %s%n", moved.messages(), p.deadLetterQueue(), p.queue());
+        if (moved.alreadyMoved() > 0) {
+          out.printf(
+              "%8d  acknowledged without a copy: their message ID was already moved%n",
+              moved.alreadyMoved());
+        }
         moved.byReason().forEach((reason, n) -> out.printf("%8d  %s%n", n, reason));
         out.flush();
       }

@@ -120,14 +120,7 @@ class BrokerTlsIT {
     AmqpSettings amqp = amqps("tls.e2e");
     DatabaseSettings db = TestServices.database();
     try (ConsumerProcess consumer =
-            ConsumerProcess.launch(
-                "tls-consumer",
-                ca.trustStoreJvmArgs(),
-                amqp,
-                db,
-                Map.of(),
-                "--metrics-port",
-                "-1");
+            ConsumerProcess.launch("tls-consumer", ca.trustStoreJvmArgs(), amqp, db, Map.of());
         ServerProcess server =
             ServerProcess.start("tls-server", serverEnv(amqp, db), ca.trustStoreJvmArgs())) {
       consumer.awaitLogLine("consuming " + amqp.queue() + " with", Duration.ofSeconds(60));
@@ -258,13 +251,7 @@ class BrokerTlsIT {
     }
     try (ConsumerProcess consumer =
         ConsumerProcess.launch(
-            "tls-" + name + "-consumer",
-            trusted.trustStoreJvmArgs(),
-            amqp,
-            db,
-            Map.of(),
-            "--metrics-port",
-            "-1")) {
+            "tls-" + name + "-consumer", trusted.trustStoreJvmArgs(), amqp, db, Map.of())) {
       assertThat(consumer.awaitExit(Duration.ofSeconds(60))).as(consumer.output()).isNotZero();
       String line = onlyLineWith(consumer.output(), "cannot start");
       assertThat(line)

@@ -241,7 +241,9 @@ class ClusterFaultsIT {
         }
         long healed = System.nanoTime();
         String resumed = cluster.resumeAfterHeal(node);
-        long rejoinMillis = cluster.awaitRunningNodes(node, Duration.ofSeconds(60), healed);
+        // A bound, not a claim (the summary reports the time): on RabbitMQ 4.0 beside NemesisIT a
+        // node still paused 20 s after the heal was restarted and ran again 56 s after it.
+        long rejoinMillis = cluster.awaitRunningNodes(node, Duration.ofSeconds(120), healed);
         endOnceWritesGoOn(load);
         ClusterWorld.End end = w.finish(load);
         String newLeader = brokers.leaderOf(w.amqp().queue()).orElse("none");

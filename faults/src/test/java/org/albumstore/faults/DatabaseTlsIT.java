@@ -91,7 +91,7 @@ class DatabaseTlsIT {
   void theServersReadsAndTheConsumersWritesGoOverVerifiedTls() throws Exception {
     try (Stack stack = Stack.create("db-tls", verifyFull(ca))) {
       // --init-schema: the schema itself goes over the verified connection.
-      stack.startConsumer("--init-schema", "true", "--metrics-port", "-1");
+      stack.startConsumer("--init-schema", "true");
       stack.startServer(Map.of());
       List<String> ids = new ArrayList<>();
       try (ApiClient api = new ApiClient(stack.server().baseUrl(), 2, Timeout.ofSeconds(15))) {
@@ -176,9 +176,7 @@ class DatabaseTlsIT {
             db,
             Map.of(),
             "--init-schema",
-            "true",
-            "--metrics-port",
-            "-1")) {
+            "true")) {
       assertThat(consumer.awaitExit(Duration.ofSeconds(60))).as(consumer.output()).isNotZero();
       List<String> lines =
           consumer.output().lines().filter(l -> l.contains("cannot start")).toList();

@@ -4,12 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Locale;
@@ -17,7 +15,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.stream.Collectors;
-import java.util.stream.Stream;
 import org.albumstore.client.history.History;
 import org.albumstore.client.history.HistoryCheck;
 import org.albumstore.client.history.HistoryFile;
@@ -135,7 +132,7 @@ class NemesisIT {
                 FaultKind.DB_FAILOVER);
         assertThat(schedule.overlappingPairs()).as(schedule.toString()).isPositive();
       }
-      Path out = emptyDirectory(Paths.outputDir().resolve("nemesis-seed-" + SEED));
+      Path out = Paths.emptyOutputDir("nemesis-seed-" + SEED);
       Run run = play(schedule, injector, cluster, world, out);
 
       report(schedule, run, out);
@@ -277,18 +274,6 @@ class NemesisIT {
             + " (details: "
             + out.resolve("nemesis.txt")
             + ")");
-  }
-
-  /** {@code dir}, emptied: nothing of an earlier run of the same seed is read as this one's. */
-  private static Path emptyDirectory(Path dir) throws IOException {
-    if (Files.exists(dir)) {
-      try (Stream<Path> files = Files.walk(dir)) {
-        for (Path p : files.sorted(Comparator.reverseOrder()).toList()) {
-          Files.delete(p);
-        }
-      }
-    }
-    return Files.createDirectories(dir);
   }
 
   private static List<FaultKind> kinds(NemesisSchedule schedule) {

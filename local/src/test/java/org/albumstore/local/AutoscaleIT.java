@@ -42,14 +42,18 @@ class AutoscaleIT {
   private static final int STEP_SECONDS = 14;
 
   /**
-   * Low, high, then low for seven steps. The high rate outruns one one-message consumer; the low
-   * rate is far below what two apply even while the rest of the suite runs beside (a low step of
-   * 100 was not: under CI's parallel modules three such consumers kept a backlog above target
-   * through it, so rightly never scaled in); the tail leaves time to drain the high step's backlog,
-   * then 15 periods below target (30 s) for the scale-in. At most two of each tier: every JVM
-   * started costs the modules that run beside this test (ClusterFaultsIT) seconds of CPU.
+   * Low, high, then a long low tail. The high rate outruns one one-message consumer on an idle
+   * machine; the tail drains the high step's backlog, then gives the 15 periods below target (30 s)
+   * a scale-in needs. Sized for the slowest consumers seen: beside ClusterFaultsIT (CI's parallel
+   * modules) two one-message consumers applied about 35 messages/s each, and the high step left a
+   * backlog of 3,800 that a tail of 98 s at 30 requests/s did not drain in time. Hence a tail at 10
+   * requests/s (less to apply beside the drain; still requests arriving while servers leave) and
+   * 154 s long. The step stays 14 s: the servers' third period above target comes up to 3 s after a
+   * 10 s step ends (the open model's late requests), which a scale-out "after the step" would
+   * wrongly count. At most two of each tier: every JVM started costs the modules that run beside
+   * this test seconds of CPU.
    */
-  private static final String STEPS = "30,300,30,30,30,30,30,30,30";
+  private static final String STEPS = "10,300,10,10,10,10,10,10,10,10,10,10,10";
 
   /** The steps' count: the load lasts this many steps. */
   private static final int STEP_COUNT = STEPS.split(",").length;
@@ -134,8 +138,8 @@ class AutoscaleIT {
     Row first = rows.get(0);
     double highEnd = first.time() + (loadStart + 2_000L * STEP_SECONDS - first.epochMillis()) / 1e3;
     assertThat(rows).as(csv).anyMatch(r -> r.servers() > 1).anyMatch(r -> r.consumers() > 1);
-    Row serverIn = lastScaleIn(rows, Row::servers);
-    Row consumerIn = lastScaleIn(rows, Row::consumers);
+    Row serverIn = lastScaleIn(rows, Row::servers, "servers: " + csv);
+    Row consumerIn = lastScaleIn(rows, Row::consumers, "consumers: " + csv);
     assertThat(serverIn.time()).as(csv).isGreaterThan(highEnd);
     assertThat(consumerIn.time()).as(csv).isGreaterThan(highEnd);
     assertThat(serverIn.requestsPerServer()).as(csv).isPositive();
@@ -197,14 +201,15 @@ class AutoscaleIT {
     return out;
   }
 
-  private static Row lastScaleIn(List<Row> rows, java.util.function.ToIntFunction<Row> size) {
+  private static Row lastScaleIn(
+      List<Row> rows, java.util.function.ToIntFunction<Row> size, String description) {
     Row found = null;
     for (int i = 1; i < rows.size(); i++) {
       if (size.applyAsInt(rows.get(i)) < size.applyAsInt(rows.get(i - 1))) {
         found = rows.get(i);
       }
     }
-    assertThat(found).as("a scale-in").isNotNull();
+    assertThat(found).as("a scale-in of the " + description).isNotNull();
     return found;
   }
 

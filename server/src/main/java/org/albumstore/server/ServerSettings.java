@@ -143,10 +143,11 @@ public record ServerSettings(
           .withFormerName("ALBUMSTORE_PUBLISH_BATCH_BYTES", "--publish-batch-bytes");
 
   /**
-   * 2 counts a message's unkeyed reviews per album: about 12 bytes per review on the wire instead
-   * of about 80, which the broker and both ends pay per byte (results/server-cpu-ab/). A consumer
-   * older than version 2 dead-letters such a message, so a rolling upgrade sets 1 on the servers
-   * until every consumer is upgraded (consumers read both).
+   * 3 carries each reviewed album's latest review time, 2 counts a message's unkeyed reviews per
+   * album: about 12 bytes per review on the wire instead of about 80, which the broker and both
+   * ends pay per byte (results/server-cpu-ab/). A consumer older than a version dead-letters its
+   * messages, so a rolling upgrade upgrades consumers first; a server pinned to the older version
+   * keeps a rollback of the consumers free (deploy/UPGRADE.md).
    */
   public static final Setting<Integer> MESSAGE_VERSION =
       Setting.integer(
@@ -156,8 +157,8 @@ public record ServerSettings(
               EventCodec.VERSION)
           .withFlag("--message-version", "N")
           .withHelp(
-              "Body version of the messages: 2 counts unkeyed reviews per album; 1 for consumers"
-                  + " that read only version 1 (they dead-letter version 2)");
+              "Body version of the messages: 3 adds review times, 2 counts unkeyed reviews; an"
+                  + " older one while older consumers remain");
 
   public static final Setting<Integer> CONFIRM_TIMEOUT_MS =
       Setting.integer("ALBUMSTORE_CONFIRM_TIMEOUT_MS", 5000, 100, 120_000)

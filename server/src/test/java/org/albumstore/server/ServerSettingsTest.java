@@ -23,7 +23,7 @@ class ServerSettingsTest {
                 4,
                 256,
                 1024 * 1024,
-                2,
+                3,
                 5000,
                 20_000,
                 10 * 1024 * 1024,
@@ -145,7 +145,7 @@ class ServerSettingsTest {
     // Only versions a consumer of this release can read: 3 is no version at all.
     assertThatThrownBy(
             () ->
-                ServerSettings.from(Env.of(Map.of(ServerSettings.MESSAGE_VERSION.variable(), "3"))))
+                ServerSettings.from(Env.of(Map.of(ServerSettings.MESSAGE_VERSION.variable(), "4"))))
         .hasMessageContaining(ServerSettings.MESSAGE_VERSION.variable());
   }
 }

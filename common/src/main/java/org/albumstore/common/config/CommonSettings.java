@@ -105,9 +105,12 @@ public final class CommonSettings {
   public static final List<Setting<?>> BROKER =
       List.of(AMQP_URI, AMQP_ADDRESSES, QUEUE, QUEUE_PARTITIONS, QUEUE_TYPE, QUORUM_GROUP_SIZE);
 
+  /** The database settings ({@code DatabaseSettings}), in the order of --help. */
+  public static final List<Setting<?>> DATABASE = List.of(JDBC_URL, DB_USER, DB_PASSWORD);
+
   /** The broker and database settings of the server and the consumer, in the order of --help. */
   public static final List<Setting<?>> SERVICE =
-      Stream.concat(BROKER.stream(), Stream.of(JDBC_URL, DB_USER, DB_PASSWORD)).toList();
+      Stream.concat(BROKER.stream(), DATABASE.stream()).toList();
 
   /** Not a setting: where the API lives on the server (the spec's base path). */
   public static final String CONTEXT_PATH = "/albumstore";

@@ -15,10 +15,12 @@ import java.util.UUID;
  * The wire form of {@link WriteBundle}: a versioned JSON body in a persistent message with a unique
  * {@code messageId}. Both sides of the queue use this one class, so they cannot drift apart.
  *
- * <p>Versions: 2 (written by default) counts unkeyed reviews per album, 1 sends every review with
- * its own event ID. Decoding reads both, so a consumer upgraded first applies what older servers
- * publish; a server writes 1 on request ({@code --message-version}) for consumers that read only 1,
- * which dead-letter a version 2 message rather than lose its votes.
+ * <p>Versions: 3 (written by default) adds when each reviewed album's latest review was accepted
+ * ({@link WriteBundle#reviewedAt()}), 2 counts unkeyed reviews per album, 1 sends every review with
+ * its own event ID. Decoding reads all three, so a consumer upgraded first applies what older
+ * servers publish; a server writes an older version on request ({@code --message-version}) while
+ * consumers that read only that one remain, which dead-letter a newer message rather than lose what
+ * they cannot read.
  *
  * <p>Decoding validates everything the consumer relies on (IDs, votes, profiles, image presence);
  * what fails is an {@link InvalidMessageException}, never a half-applied bundle.
@@ -32,16 +34,17 @@ public final class EventCodec {
   public static final int MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
 
   /**
-   * The body version this code writes by default: 2, whose unkeyed reviews travel as counts per
-   * album ({@link WriteBundle#votes()}).
+   * The body version this code writes by default: 3, which carries the review times of its albums
+   * ({@link WriteBundle#reviewedAt()}) beside version 2's counted reviews ({@link
+   * WriteBundle#votes()}).
    */
-  public static final int VERSION = 2;
+  public static final int VERSION = 3;
 
   /**
    * The oldest body version this code reads, and writes on request: 1, in which every review
-   * travels with its own event ID. A consumer reads both, so messages published before an upgrade
-   * still apply after it; a server writes 1 while consumers older than version 2 still read its
-   * queue.
+   * travels with its own event ID. A consumer reads every version from it up, so messages published
+   * before an upgrade still apply after it; a server writes 1 while consumers older than version 2
+   * still read its queue.
    */
   public static final int OLDEST_VERSION = 1;
 
@@ -147,6 +150,34 @@ public final class EventCodec {
       }
     }
     validateVotes(bundle);
+    validateReviewTimes(bundle);
+  }
+
+  /**
+   * A version 3 body's review times name only albums this bundle reviews, each with a time after
+   * the epoch. An album reviewed without a time is allowed (its time is left as it was); the server
+   * sends one for each.
+   */
+  private static void validateReviewTimes(WriteBundle bundle) throws InvalidMessageException {
+    if (bundle.reviewedAt().isEmpty()) {
+      return;
+    }
+    if (bundle.version() < 3) {
+      // A version 2 consumer ignores the field: a sender that set it meant version 3.
+      throw new InvalidMessageException("reviewedAt in a version " + bundle.version() + " body");
+    }
+    Set<String> reviewed = new HashSet<>();
+    bundle.reviews().forEach(r -> reviewed.add(r.albumId()));
+    bundle.votes().forEach(v -> reviewed.add(v.albumId()));
+    for (Map.Entry<String, Long> e : bundle.reviewedAt().entrySet()) {
+      if (!reviewed.contains(e.getKey())) {
+        throw new InvalidMessageException(
+            "reviewedAt names album " + e.getKey() + " without a review");
+      }
+      if (e.getValue() == null || e.getValue() <= 0) {
+        throw new InvalidMessageException("reviewedAt of album " + e.getKey() + " is not a time");
+      }
+    }
   }
 
   private static void validateVotes(WriteBundle bundle) throws InvalidMessageException {

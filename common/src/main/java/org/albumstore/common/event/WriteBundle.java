@@ -1,7 +1,10 @@
 package org.albumstore.common.event;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 
 /**
@@ -26,6 +29,10 @@ import java.util.UUID;
  *     once under the message's {@code id}. A version 1 consumer would ignore the field and lose
  *     them, which is why it needs the new version number: such a consumer dead-letters the message
  *     instead.
+ * @param reviewedAt version 3 only: per album reviewed in this message (one by one or counted), the
+ *     latest time, in epoch milliseconds, at which a server accepted one of its reviews; the
+ *     consumer keeps each album's latest in {@code album_reviews.last_review_at}. A version 2
+ *     consumer would ignore the field and lose the times: such a consumer dead-letters the message.
  */
 public record WriteBundle(
     int version,
@@ -33,12 +40,30 @@ public record WriteBundle(
     @JsonInclude(JsonInclude.Include.NON_NULL) UUID id,
     List<NewAlbum> albums,
     List<Review> reviews,
-    @JsonInclude(JsonInclude.Include.NON_EMPTY) List<AlbumVotes> votes) {
+    @JsonInclude(JsonInclude.Include.NON_EMPTY) List<AlbumVotes> votes,
+    @JsonInclude(JsonInclude.Include.NON_EMPTY) Map<String, Long> reviewedAt) {
 
   public WriteBundle {
     albums = albums == null ? List.of() : List.copyOf(albums);
     reviews = reviews == null ? List.of() : List.copyOf(reviews);
     votes = votes == null ? List.of() : List.copyOf(votes);
+    // Insertion order kept (the albums' first appearance), so that a body encodes the same way
+    // twice; Map.copyOf would not keep it.
+    reviewedAt =
+        reviewedAt == null || reviewedAt.isEmpty()
+            ? Map.of()
+            : Collections.unmodifiableMap(new LinkedHashMap<>(reviewedAt));
+  }
+
+  /** A bundle without review times (versions 1 and 2). */
+  public WriteBundle(
+      int version,
+      long publishedAtMillis,
+      UUID id,
+      List<NewAlbum> albums,
+      List<Review> reviews,
+      List<AlbumVotes> votes) {
+    this(version, publishedAtMillis, id, albums, reviews, votes, Map.of());
   }
 
   /** A bundle whose reviews all travel one by one. */

@@ -87,7 +87,7 @@ class EventCodecTest {
         new String(
             EventCodec.encode(reviews(List.of(new Review(UUID.randomUUID(), "7", Vote.DISLIKE)))),
             StandardCharsets.UTF_8);
-    assertThat(json).contains("\"vote\":\"dislike\"").contains("\"version\":2");
+    assertThat(json).contains("\"vote\":\"dislike\"").contains("\"version\":" + EventCodec.VERSION);
   }
 
   @Test
@@ -117,9 +117,53 @@ class EventCodecTest {
     byte[] body =
         EventCodec.encode(
             new WriteBundle(
-                3, 0, List.of(), List.of(new Review(UUID.randomUUID(), "1", Vote.LIKE))));
+                4, 0, List.of(), List.of(new Review(UUID.randomUUID(), "1", Vote.LIKE))));
     assertThatThrownBy(() -> EventCodec.decode(body))
-        .hasMessageContaining("unknown version 3 (this consumer reads versions 1 to 2)");
+        .hasMessageContaining("unknown version 4 (this consumer reads versions 1 to 3)");
+  }
+
+  @Test
+  void reviewTimesRoundTripAsOneEntryPerReviewedAlbum() throws Exception {
+    UUID id = UUID.randomUUID();
+    Review keyed = new Review(UUID.randomUUID(), "9", Vote.LIKE, true);
+    WriteBundle in =
+        new WriteBundle(
+            3,
+            1L,
+            id,
+            List.of(),
+            List.of(keyed),
+            List.of(new AlbumVotes("42", 2, 1)),
+            java.util.Map.of("42", 1_765_000_000_123L, "9", 1_765_000_000_456L));
+
+    byte[] body = EventCodec.encode(in);
+
+    assertThat(new String(body, StandardCharsets.UTF_8)).contains("\"reviewedAt\":{");
+    assertThat(EventCodec.decode(body)).isEqualTo(in);
+    assertThat(
+            new String(
+                EventCodec.encode(new WriteBundle(2, 1L, id, List.of(), List.of(keyed))),
+                StandardCharsets.UTF_8))
+        .as("a version 2 body is what version 2 consumers read: no reviewedAt")
+        .doesNotContain("reviewedAt");
+  }
+
+  @Test
+  void reviewTimesThatCannotBeKeptAreInvalid() {
+    String id = "\"id\":\"" + UUID.randomUUID() + "\",";
+    String votes = "\"votes\":[[\"7\",1,0]],";
+    String[][] cases = {
+      {"{\"version\":2," + id + votes + "\"reviewedAt\":{\"7\":5}}", "version 2"},
+      {"{\"version\":3," + id + votes + "\"reviewedAt\":{\"8\":5}}", "without a review"},
+      {"{\"version\":3," + id + votes + "\"reviewedAt\":{\"7\":0}}", "not a time"},
+      {"{\"version\":3," + id + votes + "\"reviewedAt\":{\"7\":null}}", "not a time"},
+    };
+    for (String[] c : cases) {
+      assertThatThrownBy(() -> EventCodec.decode(c[0].getBytes(StandardCharsets.UTF_8)))
+          .as(c[0])
+          .isInstanceOf(InvalidMessageException.class)
+          .hasMessageContaining(c[1]);
+    }
   }
 
   @Test

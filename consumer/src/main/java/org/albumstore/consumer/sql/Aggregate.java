@@ -8,6 +8,7 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.UUID;
@@ -43,17 +44,20 @@ public final class Aggregate {
   private final List<NewAlbum> albums;
   private final Map<UUID, Review> reviewsById;
   private final Map<UUID, List<AlbumVotes>> unkeyedByMessage;
+  private final Map<UUID, Map<String, Long>> reviewTimes;
   private final List<UUID> ledgerIds;
 
   private Aggregate(
       int messageCount,
       List<NewAlbum> albums,
       Map<UUID, Review> reviewsById,
-      Map<UUID, List<AlbumVotes>> unkeyedByMessage) {
+      Map<UUID, List<AlbumVotes>> unkeyedByMessage,
+      Map<UUID, Map<String, Long>> reviewTimes) {
     this.messageCount = messageCount;
     this.albums = albums;
     this.reviewsById = reviewsById;
     this.unkeyedByMessage = unkeyedByMessage;
+    this.reviewTimes = reviewTimes;
     TreeSet<UUID> ids = new TreeSet<>(UUID_ORDER);
     ids.addAll(reviewsById.keySet());
     ids.addAll(unkeyedByMessage.keySet());
@@ -66,12 +70,14 @@ public final class Aggregate {
    * <p>A message with an ID contributes its unkeyed reviews under that ID, whether they travel one
    * by one (version 1) or counted per album (its votes, version 2): one ledger row for all of them
    * (they can only come back as a redelivery of this very message). Keyed reviews, and every review
-   * of a message without an ID, are recorded by their own event IDs.
+   * of a message without an ID, are recorded by their own event IDs. A version 3 message's review
+   * times go with the ledger IDs of its reviews: a review applied before moves no time either.
    */
   public static Aggregate of(List<WriteBundle> messages) {
     Map<String, NewAlbum> albums = new TreeMap<>();
     Map<UUID, Review> reviews = new TreeMap<>(UUID_ORDER);
     Map<UUID, List<AlbumVotes>> unkeyed = new HashMap<>();
+    Map<UUID, Map<String, Long>> times = new HashMap<>();
     for (WriteBundle m : messages) {
       for (NewAlbum a : m.albums()) {
         albums.putIfAbsent(a.albumId(), a);
@@ -81,7 +87,9 @@ public final class Aggregate {
       List<AlbumVotes> ofMessage = new ArrayList<>(firstCopy ? m.votes() : List.of());
       for (Review r : m.reviews()) {
         if (m.id() == null || r.keyed()) {
-          reviews.putIfAbsent(r.eventId(), r);
+          if (reviews.putIfAbsent(r.eventId(), r) == null) {
+            timeOf(m, r.albumId()).ifPresent(t -> times.put(r.eventId(), Map.of(r.albumId(), t)));
+          }
         } else if (firstCopy) {
           boolean like = r.vote() == Vote.LIKE;
           ofMessage.add(new AlbumVotes(r.albumId(), like ? 1 : 0, like ? 0 : 1));
@@ -89,10 +97,19 @@ public final class Aggregate {
       }
       if (!ofMessage.isEmpty()) {
         unkeyed.put(m.id(), List.copyOf(ofMessage));
+        times.put(m.id(), m.reviewedAt());
       }
     }
     return new Aggregate(
-        messages.size(), List.copyOf(albums.values()), new LinkedHashMap<>(reviews), unkeyed);
+        messages.size(),
+        List.copyOf(albums.values()),
+        new LinkedHashMap<>(reviews),
+        unkeyed,
+        times);
+  }
+
+  private static Optional<Long> timeOf(WriteBundle m, String albumId) {
+    return Optional.ofNullable(m.reviewedAt().get(albumId));
   }
 
   public int messageCount() {
@@ -121,6 +138,7 @@ public final class Aggregate {
    */
   List<AlbumDelta> deltasFor(Collection<UUID> newLedgerIds) {
     Map<String, long[]> perAlbum = new TreeMap<>();
+    Map<String, Long> latest = new HashMap<>();
     // A set: an ID listed twice must still count once.
     for (UUID id : new HashSet<>(newLedgerIds)) {
       Review r = reviewsById.get(id);
@@ -132,9 +150,13 @@ public final class Aggregate {
           count(perAlbum, v.albumId(), v.likes(), v.dislikes());
         }
       }
+      reviewTimes
+          .getOrDefault(id, Map.of())
+          .forEach((album, t) -> latest.merge(album, t, Math::max));
     }
     List<AlbumDelta> deltas = new ArrayList<>(perAlbum.size());
-    perAlbum.forEach((album, c) -> deltas.add(new AlbumDelta(album, c[0], c[1])));
+    perAlbum.forEach(
+        (album, c) -> deltas.add(new AlbumDelta(album, c[0], c[1], latest.get(album))));
     return deltas;
   }
 

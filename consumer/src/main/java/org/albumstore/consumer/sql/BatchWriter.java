@@ -38,11 +38,17 @@ public final class BatchWriter implements AggregateWriter {
       "INSERT INTO applied_reviews (event_id) SELECT unnest(?::uuid[])"
           + " ON CONFLICT (event_id) DO NOTHING RETURNING event_id";
 
+  /**
+   * The counters move by the deltas; an album's review time only forward ({@code greatest} skips a
+   * null: a batch of version 2 messages leaves it as it was).
+   */
   static final String ADD_TO_COUNTERS =
-      "INSERT INTO album_reviews (album_id, likes, dislikes)"
-          + " SELECT * FROM unnest(?::text[], ?::bigint[], ?::bigint[])"
+      "INSERT INTO album_reviews (album_id, likes, dislikes, last_review_at)"
+          + " SELECT a, l, d, to_timestamp(t / 1000.0)"
+          + " FROM unnest(?::text[], ?::bigint[], ?::bigint[], ?::bigint[]) AS u(a, l, d, t)"
           + " ON CONFLICT (album_id) DO UPDATE SET likes = album_reviews.likes + EXCLUDED.likes,"
-          + " dislikes = album_reviews.dislikes + EXCLUDED.dislikes"
+          + " dislikes = album_reviews.dislikes + EXCLUDED.dislikes,"
+          + " last_review_at = greatest(album_reviews.last_review_at, EXCLUDED.last_review_at)"
           + " RETURNING album_id, likes, dislikes";
 
   private final DataSource dataSource;
@@ -155,18 +161,21 @@ public final class BatchWriter implements AggregateWriter {
     String[] ids = new String[n];
     Long[] likes = new Long[n];
     Long[] dislikes = new Long[n];
+    Long[] times = new Long[n];
     long reviews = 0;
     for (int i = 0; i < n; i++) {
       AlbumDelta d = deltas.get(i);
       ids[i] = d.albumId();
       likes[i] = d.likes();
       dislikes[i] = d.dislikes();
+      times[i] = d.lastReviewAtMillis();
       reviews += d.likes() + d.dislikes();
     }
     try (PreparedStatement ps = c.prepareStatement(ADD_TO_COUNTERS)) {
       ps.setArray(1, c.createArrayOf("text", ids));
       ps.setArray(2, c.createArrayOf("int8", likes));
       ps.setArray(3, c.createArrayOf("int8", dislikes));
+      ps.setArray(4, c.createArrayOf("int8", times));
       try (ResultSet rs = ps.executeQuery()) {
         while (rs.next()) {
           committed.add(new CommittedWrites.Counts(rs.getString(1), rs.getLong(2), rs.getLong(3)));

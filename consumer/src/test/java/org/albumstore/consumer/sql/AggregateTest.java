@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import org.albumstore.common.event.AlbumProfile;
@@ -48,7 +49,7 @@ class AggregateTest {
     List<Review> all = new ArrayList<>(first);
     all.addAll(second);
     assertThat(a.deltasFor(ids(all)))
-        .containsExactly(new AlbumDelta("a", 1, 2), new AlbumDelta("b", 2, 1));
+        .containsExactly(new AlbumDelta("a", 1, 2, null), new AlbumDelta("b", 2, 1, null));
     assertThat(a.messageCount()).isEqualTo(2);
     assertThat(reviewCount(a)).isEqualTo(6);
   }
@@ -61,7 +62,7 @@ class AggregateTest {
     Aggregate a = Aggregate.of(List.of(Bundles.reviews(List.of(seenBefore, fresh1, fresh2))));
 
     assertThat(a.deltasFor(List.of(fresh1.eventId(), fresh2.eventId())))
-        .containsExactly(new AlbumDelta("a", 1, 0), new AlbumDelta("c", 0, 1));
+        .containsExactly(new AlbumDelta("a", 1, 0, null), new AlbumDelta("c", 0, 1, null));
     assertThat(a.deltasFor(List.of())).isEmpty();
   }
 
@@ -71,7 +72,7 @@ class AggregateTest {
     Aggregate a = Aggregate.of(List.of(Bundles.reviews(List.of(r))));
 
     assertThat(a.deltasFor(List.of(r.eventId(), r.eventId(), UUID.randomUUID())))
-        .containsExactly(new AlbumDelta("a", 1, 0));
+        .containsExactly(new AlbumDelta("a", 1, 0, null));
   }
 
   @Test
@@ -86,7 +87,7 @@ class AggregateTest {
 
     assertThat(a.albums()).hasSize(1);
     assertThat(a.ledgerIds()).hasSize(2);
-    assertThat(a.deltasFor(a.ledgerIds())).containsExactly(new AlbumDelta("x", 1, 1));
+    assertThat(a.deltasFor(a.ledgerIds())).containsExactly(new AlbumDelta("x", 1, 1, null));
   }
 
   @Test
@@ -155,11 +156,14 @@ class AggregateTest {
     assertThat(a.ledgerIds()).containsExactlyInAnyOrder(messageId, keyed.eventId());
     assertThat(reviewCount(a)).isEqualTo(4);
     assertThat(a.deltasFor(List.of(messageId)))
-        .containsExactly(new AlbumDelta("a", 1, 1), new AlbumDelta("b", 1, 0));
-    assertThat(a.deltasFor(List.of(keyed.eventId()))).containsExactly(new AlbumDelta("k", 1, 0));
+        .containsExactly(new AlbumDelta("a", 1, 1, null), new AlbumDelta("b", 1, 0, null));
+    assertThat(a.deltasFor(List.of(keyed.eventId())))
+        .containsExactly(new AlbumDelta("k", 1, 0, null));
     assertThat(a.deltasFor(a.ledgerIds()))
         .containsExactly(
-            new AlbumDelta("a", 1, 1), new AlbumDelta("b", 1, 0), new AlbumDelta("k", 1, 0));
+            new AlbumDelta("a", 1, 1, null),
+            new AlbumDelta("b", 1, 0, null),
+            new AlbumDelta("k", 1, 0, null));
   }
 
   @Test
@@ -175,7 +179,7 @@ class AggregateTest {
 
     assertThat(a.ledgerIds()).containsExactly(m.id());
     assertThat(reviewCount(a)).isEqualTo(2);
-    assertThat(a.deltasFor(a.ledgerIds())).containsExactly(new AlbumDelta("x", 1, 1));
+    assertThat(a.deltasFor(a.ledgerIds())).containsExactly(new AlbumDelta("x", 1, 1, null));
   }
 
   @Test
@@ -206,13 +210,52 @@ class AggregateTest {
     assertThat(a.ledgerIds()).containsExactlyInAnyOrder(v2.id(), v1.id(), keyed.eventId());
     assertThat(reviewCount(a)).isEqualTo(8);
     assertThat(a.deltasFor(List.of(v2.id())))
-        .containsExactly(new AlbumDelta("a", 3, 1), new AlbumDelta("b", 0, 2));
+        .containsExactly(new AlbumDelta("a", 3, 1, null), new AlbumDelta("b", 0, 2, null));
     assertThat(a.deltasFor(a.ledgerIds()))
         .containsExactly(
-            new AlbumDelta("a", 4, 1), new AlbumDelta("b", 0, 2), new AlbumDelta("k", 1, 0));
+            new AlbumDelta("a", 4, 1, null),
+            new AlbumDelta("b", 0, 2, null),
+            new AlbumDelta("k", 1, 0, null));
     // A redelivered message whose ID the ledger already holds changes nothing.
     assertThat(a.deltasFor(List.of(v1.id(), keyed.eventId())))
-        .containsExactly(new AlbumDelta("a", 1, 0), new AlbumDelta("k", 1, 0));
+        .containsExactly(new AlbumDelta("a", 1, 0, null), new AlbumDelta("k", 1, 0, null));
+  }
+
+  @Test
+  void reviewTimesMoveOnlyWithTheReviewsTheLedgerHadNotSeen() {
+    Review keyed = like("k");
+    WriteBundle early =
+        new WriteBundle(
+            3,
+            1L,
+            UUID.randomUUID(),
+            List.of(),
+            List.of(keyed),
+            List.of(new AlbumVotes("a", 1, 0)),
+            Map.of("a", 100L, "k", 150L));
+    WriteBundle late =
+        new WriteBundle(
+            3,
+            2L,
+            UUID.randomUUID(),
+            List.of(),
+            List.of(),
+            List.of(new AlbumVotes("a", 0, 1)),
+            Map.of("a", 200L));
+    // A version 2 message beside them: its reviews count, and carry no time.
+    WriteBundle v2 =
+        new WriteBundle(
+            2, 3L, UUID.randomUUID(), List.of(), List.of(), List.of(new AlbumVotes("b", 1, 0)));
+    Aggregate a = Aggregate.of(List.of(early, late, v2));
+
+    assertThat(a.deltasFor(a.ledgerIds()))
+        .containsExactly(
+            new AlbumDelta("a", 1, 1, 200L),
+            new AlbumDelta("b", 1, 0, null),
+            new AlbumDelta("k", 1, 0, 150L));
+    // The later message applied before (a redelivery): the earlier one's time is all that moves.
+    assertThat(a.deltasFor(List.of(early.id(), keyed.eventId())))
+        .containsExactly(new AlbumDelta("a", 1, 0, 100L), new AlbumDelta("k", 1, 0, 150L));
   }
 
   @Test

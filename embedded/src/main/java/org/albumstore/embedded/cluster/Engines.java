@@ -25,6 +25,10 @@ import org.slf4j.LoggerFactory;
  *       ${XDG_CACHE_HOME:-$HOME/.cache}/albumstore/engines}, as the script's).
  * </ul>
  *
+ * <p>The choice is the JVM's default: one cluster may run another RabbitMQ ({@link #withRabbitmq},
+ * {@link RabbitCluster#start(String, int, java.nio.file.Path, String)}), as a broker blue/green
+ * runs the old release and the new side by side.
+ *
  * <p>A chosen engine whose root is missing is absent, exactly as an engine that is not installed:
  * the tests that need it skip with one line, or fail with {@code CI=true}; nothing falls back to
  * another release.
@@ -83,6 +87,19 @@ public final class Engines {
           variable + "=" + value + " names no release offered here; one of " + choices);
     }
     return value;
+  }
+
+  /**
+   * These choices with RabbitMQ's replaced by {@code release}: for a cluster that runs another
+   * release than the rest of the JVM's nodes (a broker blue/green moves from one to the other).
+   *
+   * @throws IllegalArgumentException for a release not offered here
+   */
+  public Engines withRabbitmq(String release) {
+    return new Engines(
+        choice(Map.of(RABBITMQ_VARIABLE, release), RABBITMQ_VARIABLE, RABBITMQ_CHOICES),
+        postgresql,
+        dir);
   }
 
   /** The RabbitMQ release chosen: {@value #INSTALLED} or a version. */

@@ -3,7 +3,6 @@ package org.albumstore.embedded.cluster;
 import java.io.File;
 import java.io.IOException;
 import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.net.Socket;
 import java.net.URI;
 import java.net.UnixDomainSocketAddress;
@@ -67,6 +66,12 @@ public final class HaProxy implements AutoCloseable {
   private static final List<Path> KNOWN = List.of(Path.of("/usr/sbin/haproxy"));
 
   private static final Duration START_LIMIT = Duration.ofSeconds(10);
+
+  /** Starts of a balancer whose port was taken between its choice and HAProxy's bind. */
+  private static final int PORT_ATTEMPTS = 3;
+
+  /** What HAProxy logs when it cannot bind a frontend's port. */
+  private static final String PORT_TAKEN = "Address already in use";
 
   /** The HTTP backend's name in the configuration and in the stats. */
   static final String SERVERS_BACKEND = "albumstore_servers";
@@ -165,17 +170,43 @@ public final class HaProxy implements AutoCloseable {
       List<Integer> brokerPorts,
       String balance)
       throws IOException, InterruptedException {
+    return start(
+        dir,
+        () -> new Ports(LoopbackPorts.free(), LoopbackPorts.free(), 0, LoopbackPorts.free()),
+        serverPorts,
+        sparePorts,
+        brokerPorts,
+        balance);
+  }
+
+  /** As {@link #start(Path, List, List, List, String)}, on the ports {@code choice} makes. */
+  static HaProxy start(
+      Path dir,
+      PortChoice choice,
+      List<Integer> serverPorts,
+      List<Integer> sparePorts,
+      List<Integer> brokerPorts,
+      String balance)
+      throws IOException, InterruptedException {
     if (!balance.equals(LEAST_CONN) && !balance.equals(ROUND_ROBIN)) {
       throw new IllegalArgumentException("balance " + balance);
     }
-    int httpPort = freePort();
-    int amqpPort = freePort();
-    int statsPort = freePort();
-    String config =
-        config(httpPort, amqpPort, statsPort, serverPorts, sparePorts, brokerPorts, balance);
     HaProxy proxy =
-        launch(dir, config, p -> new HaProxy(p, httpPort, amqpPort, 0, statsPort, null));
-    log.info("HAProxy (pid {}) on http {} and amqp {}", proxy.pid(), httpPort, amqpPort);
+        launch(
+            dir,
+            choice,
+            ports ->
+                config(
+                    ports.http(),
+                    ports.amqp(),
+                    ports.stats(),
+                    serverPorts,
+                    sparePorts,
+                    brokerPorts,
+                    balance),
+            null);
+    log.info(
+        "HAProxy (pid {}) on http {} and amqp {}", proxy.pid(), proxy.httpPort, proxy.amqpPort);
     return proxy;
   }
 
@@ -185,17 +216,51 @@ public final class HaProxy implements AutoCloseable {
    */
   public static HaProxy startDatabase(Path dir, List<Integer> ports)
       throws IOException, InterruptedException {
-    int databasePort = freePort();
-    int statsPort = freePort();
     Path socket = dir.toAbsolutePath().resolve("admin.sock");
-    String config = databaseConfig(databasePort, statsPort, socket, ports);
-    HaProxy proxy = launch(dir, config, p -> new HaProxy(p, 0, 0, databasePort, statsPort, socket));
-    log.info("HAProxy (pid {}) for PostgreSQL on {}", proxy.pid(), databasePort);
+    HaProxy proxy =
+        launch(
+            dir,
+            () -> new Ports(0, 0, LoopbackPorts.free(), LoopbackPorts.free()),
+            chosen -> databaseConfig(chosen.database(), chosen.stats(), socket, ports),
+            socket);
+    log.info("HAProxy (pid {}) for PostgreSQL on {}", proxy.pid(), proxy.databasePort);
     return proxy;
   }
 
-  /** Writes {@code dir/haproxy.cfg}, starts HAProxy on it, returns once it listens. */
-  private static HaProxy launch(Path dir, String config, Function<Process, HaProxy> proxyOf)
+  /** The frontends' ports of one start; 0 for a frontend this balancer does not have. */
+  record Ports(int http, int amqp, int database, int stats) {}
+
+  /** Chooses the ports of one start. */
+  @FunctionalInterface
+  interface PortChoice {
+    Ports choose() throws IOException;
+  }
+
+  /**
+   * Writes {@code dir/haproxy.cfg} for ports {@code choice} makes, starts HAProxy on it and returns
+   * once it listens. A port is free when chosen and bound by HAProxy a moment later, so another
+   * process may take it in between (seen on CI, where two test JVMs start balancers at once): such
+   * a start is tried again on fresh ports, at most {@link #PORT_ATTEMPTS} times. The configuration
+   * says {@code noreuseport}, so that the bind fails instead of sharing the port with that process.
+   */
+  private static HaProxy launch(
+      Path dir, PortChoice choice, Function<Ports, String> configOf, Path adminSocket)
+      throws IOException, InterruptedException {
+    for (int attempt = 1; ; attempt++) {
+      Ports ports = choice.choose();
+      try {
+        return launch(dir, ports, configOf.apply(ports), adminSocket);
+      } catch (IllegalStateException e) {
+        if (attempt == PORT_ATTEMPTS || !String.valueOf(e.getMessage()).contains(PORT_TAKEN)) {
+          throw e;
+        }
+        log.warn("HAProxy in {}: a port was taken before it bound; again on fresh ports", dir);
+      }
+    }
+  }
+
+  /** One start on {@code ports}. */
+  private static HaProxy launch(Path dir, Ports ports, String config, Path adminSocket)
       throws IOException, InterruptedException {
     Path haproxy =
         executable()
@@ -212,7 +277,8 @@ public final class HaProxy implements AutoCloseable {
             .redirectErrorStream(true)
             .redirectOutput(dir.resolve("haproxy.log").toFile())
             .start();
-    HaProxy proxy = proxyOf.apply(p);
+    HaProxy proxy =
+        new HaProxy(p, ports.http(), ports.amqp(), ports.database(), ports.stats(), adminSocket);
     try {
       proxy.awaitListening(dir);
     } catch (IOException | RuntimeException | InterruptedException e) {
@@ -231,7 +297,7 @@ public final class HaProxy implements AutoCloseable {
       List<Integer> brokerPorts,
       String balance) {
     StringBuilder c = new StringBuilder();
-    c.append("global\n  maxconn 8192\n\n");
+    c.append("global\n  maxconn 8192\n  noreuseport\n\n");
     c.append("defaults\n  timeout connect 2s\n  timeout check 2s\n  retries 3\n\n");
     c.append("frontend albumstore_http\n  mode http\n  bind 127.0.0.1:")
         .append(httpPort)
@@ -284,6 +350,7 @@ public final class HaProxy implements AutoCloseable {
             "\n",
             "global",
             "  maxconn 4096",
+            "  noreuseport",
             "  stats socket " + adminSocket + " mode 600 level admin",
             "",
             "defaults",
@@ -378,12 +445,6 @@ public final class HaProxy implements AutoCloseable {
       return true;
     } catch (IOException e) {
       return false;
-    }
-  }
-
-  private static int freePort() throws IOException {
-    try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-      return s.getLocalPort();
     }
   }
 

@@ -2,6 +2,7 @@ package org.albumstore.embedded.cluster;
 
 import java.io.IOException;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -33,6 +34,9 @@ import org.slf4j.LoggerFactory;
  * them.
  */
 public final class RabbitCluster implements AutoCloseable {
+  /** How long one query of a node's view waits for {@code rabbitmqctl}. */
+  static final Duration QUERY_LIMIT = Duration.ofSeconds(15);
+
   private static final Logger log = LoggerFactory.getLogger(RabbitCluster.class);
 
   /** Amazon MQ's partition handling for RabbitMQ cluster deployments. */
@@ -78,6 +82,14 @@ public final class RabbitCluster implements AutoCloseable {
   }
 
   /**
+   * True when RabbitMQ {@code release} is here: {@link Engines#INSTALLED}, or a version whose root
+   * {@code embedded/engines.sh ensure} has made.
+   */
+  public static boolean installed(String release) {
+    return RabbitNode.installation(Engines.system().withRabbitmq(release)).isPresent();
+  }
+
+  /**
    * Starts {@code size} nodes named {@code prefix-1@localhost} ... under {@code dir} and clusters
    * them.
    *
@@ -95,6 +107,23 @@ public final class RabbitCluster implements AutoCloseable {
    */
   public static RabbitCluster start(String prefix, int size, Path dir, boolean managementApi)
       throws IOException, InterruptedException {
+    return start(prefix, size, dir, managementApi, Engines.system());
+  }
+
+  /**
+   * As {@link #start(String, int, Path)}, every node of RabbitMQ {@code release} ({@link
+   * Engines#INSTALLED} or a version the root offers, see {@link #installed(String)}) whatever
+   * {@link Engines} chooses for the JVM's other nodes: two clusters of two releases side by side,
+   * as a broker blue/green has them.
+   */
+  public static RabbitCluster start(String prefix, int size, Path dir, String release)
+      throws IOException, InterruptedException {
+    return start(prefix, size, dir, false, Engines.system().withRabbitmq(release));
+  }
+
+  private static RabbitCluster start(
+      String prefix, int size, Path dir, boolean managementApi, Engines engines)
+      throws IOException, InterruptedException {
     if (size < 1) {
       throw new IllegalArgumentException("a cluster needs at least one node, not " + size);
     }
@@ -108,20 +137,12 @@ public final class RabbitCluster implements AutoCloseable {
     int managementPort = managementApi ? RabbitNode.freePort() : 0;
     try {
       for (int i = 1; i <= size; i++) {
-        int port = RabbitNode.freePort();
         String source = "127.0." + net + "." + (10 + i);
-        RabbitNode.Builder builder = RabbitNode.builder(prefix + "-" + i, dir.resolve("node-" + i));
-        if (i == 1 && managementPort > 0) {
-          builder
-              .plugins("rabbitmq_management")
-              .config("management.tcp.ip = 127.0.0.1", "management.tcp.port = " + managementPort);
-        } else if (managementPort > 0) {
-          // A queue's figures come from its leader's node: every node needs the agent.
-          builder.plugins("rabbitmq_management_agent");
-        }
-        RabbitNode node = startMember(builder, cookie, source, port);
+        Member m = startMember(prefix, i, dir, managementPort, engines, cookie, source);
+        RabbitNode node = m.node();
+        managementPort = m.managementPort();
         nodes.add(node);
-        ports.add(port);
+        ports.add(m.port());
         sources.add(source);
         if (i > 1) {
           node.ctl("stop_app");
@@ -170,10 +191,56 @@ public final class RabbitCluster implements AutoCloseable {
     }
   }
 
+  private record Member(RabbitNode node, int port, int managementPort) {}
+
+  /** Starts of a member whose port was taken between its choice and the node's listen. */
+  private static final int PORT_ATTEMPTS = 3;
+
+  /**
+   * Member {@code i} on free ports: a port is free when chosen and bound by the node seconds later,
+   * so another process may take it in between (seen: {@code eaddrinuse} on a CI run that starts
+   * many nodes and JVMs at once). Such a start is tried again on fresh ports, at most {@link
+   * #PORT_ATTEMPTS} times.
+   */
+  private static Member startMember(
+      String prefix,
+      int i,
+      Path dir,
+      int managementPort,
+      Engines engines,
+      String cookie,
+      String source)
+      throws IOException, InterruptedException {
+    for (int attempt = 1; ; attempt++) {
+      int port = RabbitNode.freePort();
+      RabbitNode.Builder builder = RabbitNode.builder(prefix + "-" + i, dir.resolve("node-" + i));
+      if (i == 1 && managementPort > 0) {
+        builder
+            .plugins("rabbitmq_management")
+            .config("management.tcp.ip = 127.0.0.1", "management.tcp.port = " + managementPort);
+      } else if (managementPort > 0) {
+        // A queue's figures come from its leader's node: every node needs the agent.
+        builder.plugins("rabbitmq_management_agent");
+      }
+      try {
+        RabbitNode node = startMember(builder.rabbitmq(engines.rabbitmq()), cookie, source, port);
+        return new Member(node, port, managementPort);
+      } catch (IllegalStateException e) {
+        if (attempt == PORT_ATTEMPTS || !String.valueOf(e.getMessage()).contains("eaddrinuse")) {
+          throw e;
+        }
+        log.warn(
+            "{}-{}: a port was taken before the node listened; again on fresh ports", prefix, i);
+        managementPort = i == 1 && managementPort > 0 ? RabbitNode.freePort() : managementPort;
+      }
+    }
+  }
+
   /** One member: the cluster's cookie, its own source address and AMQP port, the shared config. */
   private static RabbitNode startMember(
       RabbitNode.Builder builder, String cookie, String source, int port)
       throws IOException, InterruptedException {
+    boolean fromRoot = builder.engines().rabbitmqFromRoot();
     return builder
         .cookie(cookie)
         .distSourceAddress(source)
@@ -187,7 +254,7 @@ public final class RabbitCluster implements AutoCloseable {
             // by default): a cluster here lives for one short run, and its report reads
             // the queue's depth at the end of the load.
             "collect_statistics_interval = 1000")
-        .config(Engines.system().rabbitmqFromRoot() ? RABBITMQ_4_REFUSALS : new String[0])
+        .config(fromRoot ? RABBITMQ_4_REFUSALS : new String[0])
         .start();
   }
 
@@ -279,9 +346,14 @@ public final class RabbitCluster implements AutoCloseable {
     return sourceAddresses.get(i);
   }
 
-  /** The nodes that node {@code i} sees running (its {@code cluster_status}), by name. */
+  /**
+   * The nodes that node {@code i} sees running (its {@code cluster_status}), by name; an {@link
+   * IOException} when the node does not answer within {@link #QUERY_LIMIT}. Bounded short so that a
+   * caller's wait asks again: a node pausing or restarting its applications after a partition can
+   * hold one query for a minute (an engines-pass CI run spent ClusterFaultsIT's whole wait on one).
+   */
   public List<String> runningNodesSeenBy(int i) throws IOException, InterruptedException {
-    String out = nodes.get(i).ctl("eval", "rabbit_nodes:all_running().");
+    String out = nodes.get(i).ctl(QUERY_LIMIT, "eval", "rabbit_nodes:all_running().");
     return Stream.of(out.replaceAll("[\\[\\]'\\s]", "").split(","))
         .filter(n -> !n.isBlank())
         .toList();

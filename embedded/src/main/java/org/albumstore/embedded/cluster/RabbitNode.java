@@ -1,8 +1,6 @@
 package org.albumstore.embedded.cluster;
 
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.FileSystems;
 import java.nio.file.Files;
@@ -38,14 +36,6 @@ import org.slf4j.LoggerFactory;
 public final class RabbitNode implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(RabbitNode.class);
 
-  /**
-   * Ports RabbitMQ's command line tools bind for their own distribution ({@code
-   * RABBITMQ_CTL_DIST_PORT_MIN}..{@code MAX} by default): a node listener chosen there would clash
-   * with the {@code rabbitmqctl} that waits for it.
-   */
-  private static final int CTL_PORTS_FROM = 35672;
-
-  private static final int CTL_PORTS_TO = 35682;
   private static final Duration CTL_TIMEOUT = Duration.ofSeconds(60);
 
   /**
@@ -105,7 +95,11 @@ public final class RabbitNode implements AutoCloseable {
    * RabbitMQ is not installed.
    */
   public static Optional<Path> installation() {
-    Engines engines = Engines.system();
+    return installation(Engines.system());
+  }
+
+  /** As {@link #installation()}, for the RabbitMQ release {@code engines} chooses. */
+  static Optional<Path> installation(Engines engines) {
     if (engines.rabbitmqFromRoot()) {
       return engines.rabbitmqTools();
     }
@@ -126,17 +120,13 @@ public final class RabbitNode implements AutoCloseable {
         .findFirst();
   }
 
-  /** A free TCP port on loopback, outside the range RabbitMQ's command line tools bind. */
+  /**
+   * A free TCP port on loopback for a process to listen on: below the ephemeral range, so that no
+   * outgoing connection takes it before the process binds it, and outside the ports RabbitMQ's
+   * command line tools bind ({@link LoopbackPorts}).
+   */
   public static int freePort() throws IOException {
-    for (int attempt = 0; attempt < 20; attempt++) {
-      try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-        int port = s.getLocalPort();
-        if (port < CTL_PORTS_FROM || port > CTL_PORTS_TO) {
-          return port;
-        }
-      }
-    }
-    throw new IOException("no free port outside " + CTL_PORTS_FROM + "-" + CTL_PORTS_TO);
+    return LoopbackPorts.free();
   }
 
   /** A node named {@code name@localhost} whose files live under {@code dir}. */
@@ -153,6 +143,7 @@ public final class RabbitNode implements AutoCloseable {
     private int distPort;
     private String distSourceAddress;
     private String cookie = "albumstore-test-" + UUID.randomUUID();
+    private Engines engines; // null: this JVM's choice, read at start
     // A boot takes 5 to 15 s on a quiet machine; over 90 s was seen on a saturated 2-core one.
     private Duration startTimeout = Duration.ofSeconds(180);
 
@@ -196,6 +187,20 @@ public final class RabbitNode implements AutoCloseable {
       return this;
     }
 
+    /**
+     * The RabbitMQ release this node runs ({@link Engines#INSTALLED} or a version the root offers),
+     * instead of the one {@link Engines} chooses for the whole JVM.
+     */
+    public Builder rabbitmq(String release) {
+      this.engines = Engines.system().withRabbitmq(release);
+      return this;
+    }
+
+    /** The releases this node's start honours. */
+    Engines engines() {
+      return engines == null ? Engines.system() : engines;
+    }
+
     public Builder startTimeout(Duration timeout) {
       this.startTimeout = timeout;
       return this;
@@ -209,7 +214,8 @@ public final class RabbitNode implements AutoCloseable {
      */
     public RabbitNode start() throws IOException, InterruptedException {
       Path installation =
-          installation().orElseThrow(() -> new IllegalStateException("RabbitMQ is not installed"));
+          installation(engines())
+              .orElseThrow(() -> new IllegalStateException("RabbitMQ is not installed"));
       String nodeName = name.contains("@") ? name : name + "@localhost";
       Map<String, String> env = writeFiles(nodeName);
       int port = distPort > 0 ? distPort : freePort();
@@ -376,7 +382,8 @@ public final class RabbitNode implements AutoCloseable {
     return ctl(CTL_TIMEOUT, args);
   }
 
-  private String ctl(Duration limit, String... args) throws IOException, InterruptedException {
+  /** As {@link #ctl(String...)}, killed and failed after {@code limit}. */
+  String ctl(Duration limit, String... args) throws IOException, InterruptedException {
     Process p = ctlProcess(args);
     if (!p.waitFor(limit.toMillis(), TimeUnit.MILLISECONDS)) {
       p.destroyForcibly();

@@ -31,6 +31,21 @@ class EnginesTest {
   }
 
   @Test
+  void oneClusterMayRunAnotherRabbitMqThanTheJvmChoosesAndOnlyAReleaseOfferedHere() {
+    Engines jvm = Engines.of(Map.of("HOME", "/h", "ALBUMSTORE_POSTGRESQL", "17"));
+    Engines green = jvm.withRabbitmq("4.0");
+    assertThat(green.rabbitmq()).isEqualTo("4.0");
+    assertThat(green.rabbitmqFromRoot()).isTrue();
+    assertThat(green.postgresql()).isEqualTo("17");
+    assertThat(green.dir()).isEqualTo(jvm.dir());
+    assertThat(jvm.rabbitmq()).as("the JVM's choice unchanged").isEqualTo(Engines.INSTALLED);
+    assertThat(green.withRabbitmq(Engines.INSTALLED).rabbitmqFromRoot()).isFalse();
+    assertThatThrownBy(() -> jvm.withRabbitmq("3.13"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("[installed, 4.0]");
+  }
+
+  @Test
   void theRootsWrappersAreFoundWhereTheScriptPutsThemAndAbsentUntilItHas(@TempDir Path dir)
       throws Exception {
     Map<String, String> env =

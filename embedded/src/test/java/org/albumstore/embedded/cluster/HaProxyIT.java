@@ -16,6 +16,7 @@ import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.albumstore.embedded.testing.ExternalTools;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -66,6 +67,51 @@ class HaProxyIT {
     } finally {
       first.stop(0);
     }
+  }
+
+  /**
+   * Two balancers started at once may be given the same free port (seen on CI: a balancer's stats
+   * page answered by another test's balancer). The second one's first choice here is the first
+   * one's HTTP port: its bind fails instead of sharing the port, and it starts again on fresh
+   * ports. Each balancer then reaches its own server only.
+   */
+  @Test
+  void aBalancerGivenAPortAnotherHoldsStartsAgainOnFreshPorts(@TempDir Path dir) throws Exception {
+    HttpServer one = standIn("one", RabbitNode.freePort());
+    HttpServer two = standIn("two", RabbitNode.freePort());
+    try (HaProxy first =
+        HaProxy.start(dir.resolve("first"), List.of(port(one)), List.of(), List.of())) {
+      AtomicInteger choices = new AtomicInteger();
+      HaProxy.PortChoice takenFirst =
+          () ->
+              new HaProxy.Ports(
+                  choices.getAndIncrement() == 0 ? first.httpPort() : LoopbackPorts.free(),
+                  LoopbackPorts.free(),
+                  0,
+                  LoopbackPorts.free());
+      try (HaProxy second =
+          HaProxy.start(
+              dir.resolve("second"),
+              takenFirst,
+              List.of(port(two)),
+              List.of(),
+              List.of(),
+              HaProxy.LEAST_CONN)) {
+        assertThat(choices).hasValue(2);
+        assertThat(second.httpPort()).isNotEqualTo(first.httpPort());
+        first.awaitServersUp(LIMIT);
+        second.awaitServersUp(LIMIT);
+        assertThat(answerers(first, 20)).containsExactly("one");
+        assertThat(answerers(second, 20)).containsExactly("two");
+      }
+    } finally {
+      one.stop(0);
+      two.stop(0);
+    }
+  }
+
+  private static int port(HttpServer server) {
+    return server.getAddress().getPort();
   }
 
   /** A stand-in server on {@code port}: 200 with its name, on the health check and any path. */

@@ -57,6 +57,11 @@ class RabbitNodeRestartIT {
             .start();
     String queue = "it.restart." + id;
     publishOnePersistent(amqpPort, queue);
+    // The confirm puts the message on disk; the queue's definition is a Mnesia transaction, which
+    // Mnesia does not flush (erlang/otp#3975): a SIGKILL a few ms after the declare can forget the
+    // queue (a clean-clone CI run lost it on the first restart). Flush it, so that what the kills
+    // test is what reached the disk.
+    node.ctl("eval", "mnesia:sync_log().");
 
     for (int i = 1; i <= RESTARTS; i++) {
       node.kill();

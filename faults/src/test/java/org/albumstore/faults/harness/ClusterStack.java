@@ -181,12 +181,20 @@ public final class ClusterStack implements AutoCloseable {
 
   /** A test's own queue, servers and consumers on this cluster, named {@code name}. */
   public ClusterWorld world(String name) {
-    return new ClusterWorld(this, name, Map.of());
+    return new ClusterWorld(this, name, Map.of(), db);
   }
 
   /** As {@link #world(String)}, with {@code serverEnv} added to every server's environment. */
   public ClusterWorld world(String name, Map<String, String> serverEnv) {
-    return new ClusterWorld(this, name, serverEnv);
+    return new ClusterWorld(this, name, serverEnv, db);
+  }
+
+  /**
+   * As {@link #world(String)}, on a database of the test's own ({@code db}) instead of the stack's:
+   * for a test that needs the schema as another release left it.
+   */
+  public ClusterWorld world(String name, DatabaseSettings db) {
+    return new ClusterWorld(this, name, Map.of(), db);
   }
 
   /**

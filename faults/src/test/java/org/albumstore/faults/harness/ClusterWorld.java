@@ -14,6 +14,7 @@ import java.util.UUID;
 import org.albumstore.common.config.AmqpSettings;
 import org.albumstore.common.config.AmqpSettings.QueueType;
 import org.albumstore.common.config.CommonSettings;
+import org.albumstore.common.config.DatabaseSettings;
 import org.albumstore.embedded.testing.TestServices;
 import org.albumstore.faults.planted.PlantedBug;
 import org.apache.hc.core5.util.Timeout;
@@ -33,6 +34,7 @@ public final class ClusterWorld implements AutoCloseable {
   private final String name;
   private final String runId;
   private final AmqpSettings amqp;
+  private final DatabaseSettings db;
   private final List<ServerProcess> servers = new ArrayList<>();
   private final List<ConsumerProcess> consumers = new ArrayList<>();
   private final List<ServerProcess> added = new ArrayList<>();
@@ -41,9 +43,11 @@ public final class ClusterWorld implements AutoCloseable {
   private final int[] serverStarts = new int[ClusterStack.SERVERS];
   private final Map<String, String> serverEnv;
 
-  ClusterWorld(ClusterStack stack, String name, Map<String, String> serverEnv) {
+  ClusterWorld(
+      ClusterStack stack, String name, Map<String, String> serverEnv, DatabaseSettings db) {
     this.stack = stack;
     this.name = name;
+    this.db = db;
     this.serverEnv = Map.copyOf(serverEnv);
     this.runId = name.replaceAll("[^A-Za-z0-9]", "") + UUID.randomUUID().toString().substring(0, 6);
     this.amqp =
@@ -58,6 +62,11 @@ public final class ClusterWorld implements AutoCloseable {
 
   public AmqpSettings amqp() {
     return amqp;
+  }
+
+  /** Where this world's servers and consumers write and read: the stack's, unless given. */
+  public DatabaseSettings db() {
+    return db;
   }
 
   /**
@@ -94,12 +103,18 @@ public final class ClusterWorld implements AutoCloseable {
    * seconds.
    */
   public List<ConsumerProcess> start(int consumerCount, String... consumerArgs) throws Exception {
+    return start(Release.current(), consumerCount, consumerArgs);
+  }
+
+  /** As {@link #start(int, String...)}, every server and consumer of {@code release}. */
+  public List<ConsumerProcess> start(Release release, int consumerCount, String... consumerArgs)
+      throws Exception {
     for (int i = 0; i < ClusterStack.SERVERS; i++) {
-      servers.add(startServer(i));
+      servers.add(startServer(i, release));
     }
     List<ConsumerProcess> started = new ArrayList<>();
     for (int i = 0; i < consumerCount; i++) {
-      started.add(launchConsumer(consumerArgs));
+      started.add(launchConsumer(release, consumerArgs));
     }
     for (ConsumerProcess c : started) {
       c.awaitConsuming(amqp);
@@ -108,16 +123,19 @@ public final class ClusterWorld implements AutoCloseable {
     return started;
   }
 
-  private ServerProcess startServer(int i) throws Exception {
+  private ServerProcess startServer(int i, Release release) throws Exception {
     // A restarted server gets a log of its own: its predecessor's stays for the diagnosis, and
     // the wait for "listening" cannot read a line the predecessor wrote.
     String suffix = serverStarts[i]++ == 0 ? "" : "-restart-" + (serverStarts[i] - 1);
     return ServerProcess.start(
-        name + "-server-" + (i + 1) + suffix, serverEnv(stack.serverPorts().get(i)));
+        name + "-server-" + (i + 1) + suffix,
+        serverEnv(stack.serverPorts().get(i)),
+        List.of(),
+        release);
   }
 
   private Map<String, String> serverEnv(int port) {
-    Map<String, String> env = new HashMap<>(TestServices.overrides(amqp, stack.db()));
+    Map<String, String> env = new HashMap<>(TestServices.overrides(amqp, db));
     env.put(CommonSettings.AMQP_ADDRESSES.variable(), amqp.addresses());
     env.put(CommonSettings.QUORUM_GROUP_SIZE.variable(), Integer.toString(amqp.quorumGroupSize()));
     env.put(CommonSettings.HTTP_PORT.variable(), Integer.toString(port));
@@ -152,8 +170,37 @@ public final class ClusterWorld implements AutoCloseable {
     }
   }
 
+  /** Starts server {@code i} again, of the release it ran, once it has stopped. */
   public void restartServer(int i) throws Exception {
-    servers.set(i, startServer(i));
+    servers.set(i, startServer(i, servers.get(i).release()));
+    awaitInRotation();
+  }
+
+  /**
+   * Replaces server {@code i} in its balancer slot by one of {@code release}: SIGTERM (its health
+   * says DRAINING, the balancer takes it out, what is in flight is answered, it exits), then the
+   * new one on the same port, returned once the balancer has it in its rotation.
+   *
+   * @return the old server's exit code, -1 when it had to be killed
+   */
+  public int replaceServer(int i, Release release) throws Exception {
+    int exit = servers.get(i).stop();
+    servers.set(i, startServer(i, release));
+    awaitInRotation();
+    return exit;
+  }
+
+  /**
+   * As {@link #restartServer(int)}, the server publishing to and hearing the commits of {@code
+   * broker} (another broker's entry, this world's queue) instead of this world's: how a broker
+   * blue/green moves each server once its predecessor has drained and stopped.
+   */
+  public void restartServer(int i, AmqpSettings broker) throws Exception {
+    Map<String, String> env = new HashMap<>(serverEnv(stack.serverPorts().get(i)));
+    env.putAll(broker.asVariables());
+    int start = serverStarts[i]++;
+    String log = name + "-server-" + (i + 1) + (start == 0 ? "" : "-restart-" + start);
+    servers.set(i, ServerProcess.start(log, env, List.of(), servers.get(i).release()));
     awaitInRotation();
   }
 
@@ -193,24 +240,26 @@ public final class ClusterWorld implements AutoCloseable {
   }
 
   public ConsumerProcess startConsumer(String... extraArgs) throws Exception {
-    ConsumerProcess p = launchConsumer(extraArgs);
+    return startConsumer(Release.current(), extraArgs);
+  }
+
+  /** A consumer of {@code release}, returned once it consumes. */
+  public ConsumerProcess startConsumer(Release release, String... extraArgs) throws Exception {
+    ConsumerProcess p = launchConsumer(release, extraArgs);
     p.awaitConsuming(amqp);
     return p;
   }
 
-  private ConsumerProcess launchConsumer(String... extraArgs) throws IOException {
-    List<String> args = new ArrayList<>(List.of("--metrics-port", "-1")); // several at once
-    args.addAll(List.of(extraArgs));
+  private ConsumerProcess launchConsumer(Release release, String... extraArgs) throws IOException {
     String consumerName = name + "-consumer-" + (consumers.size() + 1);
     // The queue is declared by whichever side starts first, with the same arguments.
     Map<String, String> env =
         Map.of(
             CommonSettings.QUORUM_GROUP_SIZE.variable(), Integer.toString(amqp.quorumGroupSize()));
-    String[] flags = args.toArray(String[]::new);
     ConsumerProcess p =
         planted == null
-            ? ConsumerProcess.launch(consumerName, amqp, stack.db(), env, flags)
-            : ConsumerProcess.launchPlanted(consumerName, planted, amqp, stack.db(), env, flags);
+            ? ConsumerProcess.launch(consumerName, release, List.of(), amqp, db, env, extraArgs)
+            : ConsumerProcess.launchPlanted(consumerName, planted, amqp, db, env, extraArgs);
     consumers.add(p);
     return p;
   }
@@ -246,7 +295,7 @@ public final class ClusterWorld implements AutoCloseable {
 
   /** Drain, SIGTERM every consumer still running, audit; the run's rows are deleted. */
   public End finish(WriteLoad load) throws Exception {
-    try (Audit audit = new Audit(load.acknowledged(), amqp, stack.db())) {
+    try (Audit audit = new Audit(load.acknowledged(), amqp, db)) {
       try {
         audit.awaitDrained(Duration.ofSeconds(120));
         long redeliveries = 0;

@@ -43,11 +43,13 @@ public final class ConsumerProcess implements AutoCloseable {
   private final Process process;
   private final Path logFile;
   private final String name;
+  private final Release release;
 
-  private ConsumerProcess(Process process, Path logFile, String name) {
+  private ConsumerProcess(Process process, Path logFile, String name, Release release) {
     this.process = process;
     this.logFile = logFile;
     this.name = name;
+    this.release = release;
   }
 
   /**
@@ -92,14 +94,24 @@ public final class ConsumerProcess implements AutoCloseable {
       Map<String, String> extraEnv,
       String... extraArgs)
       throws IOException {
-    return launch(
-        name,
-        jvmArgs,
-        List.of("-jar", Paths.consumerJar().toString()),
-        amqp,
-        db,
-        extraEnv,
-        extraArgs);
+    return launch(name, Release.current(), jvmArgs, amqp, db, extraEnv, extraArgs);
+  }
+
+  /**
+   * As {@link #launch(String, List, AmqpSettings, DatabaseSettings, Map, String...)}, the consumer
+   * of {@code release}.
+   */
+  public static ConsumerProcess launch(
+      String name,
+      Release release,
+      List<String> jvmArgs,
+      AmqpSettings amqp,
+      DatabaseSettings db,
+      Map<String, String> extraEnv,
+      String... extraArgs)
+      throws IOException {
+    List<String> program = List.of("-jar", release.consumerJar().toString());
+    return launch(name, release, jvmArgs, program, amqp, db, extraEnv, extraArgs);
   }
 
   /**
@@ -121,11 +133,12 @@ public final class ConsumerProcess implements AutoCloseable {
             + Paths.basedir().resolve("target").resolve("test-classes");
     List<String> program =
         List.of("-cp", classpath, PlantedConsumerMain.class.getName(), bug.name());
-    return launch(name, List.of(), program, amqp, db, extraEnv, extraArgs);
+    return launch(name, Release.current(), List.of(), program, amqp, db, extraEnv, extraArgs);
   }
 
   private static ConsumerProcess launch(
       String name,
+      Release release,
       List<String> jvmArgs,
       List<String> program,
       AmqpSettings amqp,
@@ -148,6 +161,8 @@ public final class ConsumerProcess implements AutoCloseable {
     flags.put("--batch-size", "200");
     flags.put("--batch-wait-ms", "50");
     flags.put("--stats-interval", "1");
+    // Test JVMs run side by side, each with its consumers: none serves metrics on the default port.
+    flags.put("--metrics-port", "-1");
     if (extraArgs.length % 2 != 0) {
       throw new IllegalArgumentException("extraArgs must be flag, value pairs");
     }
@@ -173,7 +188,7 @@ public final class ConsumerProcess implements AutoCloseable {
     pb.environment().putAll(extraEnv);
     Process process = pb.start();
     log.info("{}: started consumer process {} (log {})", name, process.pid(), logFile);
-    return new ConsumerProcess(process, logFile, name);
+    return new ConsumerProcess(process, logFile, name, release);
   }
 
   /** Waits until the log holds {@code text}; fails early, with the log, if the process exits. */
@@ -252,6 +267,15 @@ public final class ConsumerProcess implements AutoCloseable {
 
   public Path logFile() {
     return logFile;
+  }
+
+  /** Which release's jar this process runs. */
+  public Release release() {
+    return release;
+  }
+
+  public String name() {
+    return name;
   }
 
   /** The last lines of the output, for failure messages. */

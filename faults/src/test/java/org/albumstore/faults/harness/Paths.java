@@ -5,6 +5,8 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.util.Comparator;
+import java.util.stream.Stream;
 
 /**
  * Files the suite uses: the runnable jars of the sibling modules (built before this module in the
@@ -36,6 +38,22 @@ public final class Paths {
       throw new UncheckedIOException("cannot create " + dir, e);
     }
     return dir;
+  }
+
+  /**
+   * {@code target/faults/<name>/}, emptied: nothing of an earlier run of the same name (a seed run
+   * again) is read as this one's.
+   */
+  public static Path emptyOutputDir(String name) throws IOException {
+    Path dir = outputDir().resolve(name);
+    if (Files.exists(dir)) {
+      try (Stream<Path> files = Files.walk(dir)) {
+        for (Path p : files.sorted(Comparator.reverseOrder()).toList()) {
+          Files.delete(p);
+        }
+      }
+    }
+    return Files.createDirectories(dir);
   }
 
   public static String java() {

@@ -23,11 +23,13 @@ public final class ServerProcess implements AutoCloseable {
   private final Process process;
   private final Path logFile;
   private final String baseUrl;
+  private final Release release;
 
-  private ServerProcess(Process process, Path logFile, String baseUrl) {
+  private ServerProcess(Process process, Path logFile, String baseUrl, Release release) {
     this.process = process;
     this.logFile = logFile;
     this.baseUrl = baseUrl;
+    this.release = release;
   }
 
   /** Starts the jar with {@code env} (plus port 0) and waits until it listens. */
@@ -39,11 +41,18 @@ public final class ServerProcess implements AutoCloseable {
   /** As {@link #start(String, Map)}, with JVM flags (e.g. a trust store) before {@code -jar}. */
   public static ServerProcess start(String name, Map<String, String> env, List<String> jvmArgs)
       throws IOException, InterruptedException {
+    return start(name, env, jvmArgs, Release.current());
+  }
+
+  /** As {@link #start(String, Map, List)}, the server of {@code release}. */
+  public static ServerProcess start(
+      String name, Map<String, String> env, List<String> jvmArgs, Release release)
+      throws IOException, InterruptedException {
     Path logFile = Paths.outputDir().resolve(name + ".log");
     List<String> cmd =
         new java.util.ArrayList<>(List.of(Paths.java(), "-Xmx256m", "-XX:+UseSerialGC"));
     cmd.addAll(jvmArgs);
-    cmd.addAll(List.of("-jar", Paths.serverJar().toString()));
+    cmd.addAll(List.of("-jar", release.serverJar().toString()));
     ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
     pb.redirectOutput(logFile.toFile());
     pb.environment().keySet().removeIf(k -> k.startsWith("ALBUMSTORE_"));
@@ -55,7 +64,7 @@ public final class ServerProcess implements AutoCloseable {
       String out = Files.exists(logFile) ? Files.readString(logFile, StandardCharsets.UTF_8) : "";
       Matcher m = LISTENING.matcher(out);
       if (m.find()) {
-        return new ServerProcess(p, logFile, m.group(1));
+        return new ServerProcess(p, logFile, m.group(1), release);
       }
       if (!p.isAlive() || System.nanoTime() > deadline) {
         p.destroyForcibly();
@@ -67,6 +76,11 @@ public final class ServerProcess implements AutoCloseable {
 
   public String baseUrl() {
     return baseUrl;
+  }
+
+  /** Which release's jar this process runs. */
+  public Release release() {
+    return release;
   }
 
   /** SIGKILL: no drain, no answer to what is in flight; returns once the process is gone. */

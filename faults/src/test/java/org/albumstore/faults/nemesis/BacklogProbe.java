@@ -2,6 +2,7 @@ package org.albumstore.faults.nemesis;
 
 import com.rabbitmq.client.Connection;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -14,6 +15,7 @@ import org.albumstore.common.config.AmqpSettings;
  * #PERIOD_MILLIS} ms, the ready messages of all its partitions (a passive declare each, through the
  * balancer), with the time since the probe started. A sample the broker cannot answer (a fault) is
  * skipped, and the connection opened again at the next one. One thread, stopped by {@link #close}.
+ * {@link #deadLetters} samples the partitions' dead-letter queues the same way.
  */
 public final class BacklogProbe implements AutoCloseable {
   static final long PERIOD_MILLIS = 500;
@@ -21,24 +23,68 @@ public final class BacklogProbe implements AutoCloseable {
   /** One sample: milliseconds since the probe started, and the ready messages then. */
   public record Sample(long atMillis, long messages) {}
 
-  private final AmqpSettings amqp;
+  /** What one sample counts, on the probe's connection. */
+  @FunctionalInterface
+  private interface Count {
+    long messages(Connection c) throws Exception;
+  }
+
+  private final Count count;
   private final List<Sample> samples = new ArrayList<>();
   private final Thread thread;
   private final long start = System.nanoTime();
+  private final Instant startedAt = Instant.now();
+  private final AmqpSettings amqp;
   private volatile boolean running = true;
   private Connection connection;
 
-  private BacklogProbe(AmqpSettings amqp) {
+  private BacklogProbe(AmqpSettings amqp, Count count, String name) {
     this.amqp = amqp;
-    this.thread = new Thread(this::run, "nemesis-backlog-probe");
+    this.count = count;
+    this.thread = new Thread(this::run, name);
     thread.setDaemon(true);
   }
 
   /** Starts sampling now: the probe's times count from this moment. */
   public static BacklogProbe start(AmqpSettings amqp) {
-    BacklogProbe p = new BacklogProbe(amqp);
+    BacklogProbe p =
+        new BacklogProbe(
+            amqp,
+            c -> {
+              long total = 0;
+              for (long n : Topology.depths(c, amqp).values()) {
+                total += Math.max(0, n);
+              }
+              return total;
+            },
+            "nemesis-backlog-probe");
     p.thread.start();
     return p;
+  }
+
+  /**
+   * Starts sampling the messages waiting in the partitions' dead-letter queues now: what consumers
+   * dead-lettered and nobody has redriven yet.
+   */
+  public static BacklogProbe deadLetters(AmqpSettings amqp) {
+    BacklogProbe p =
+        new BacklogProbe(
+            amqp,
+            c -> {
+              long total = 0;
+              for (AmqpSettings.Partition part : amqp.partitionList()) {
+                total += Math.max(0, Topology.messages(c, part.deadLetterQueue()));
+              }
+              return total;
+            },
+            "dead-letter-probe");
+    p.thread.start();
+    return p;
+  }
+
+  /** The wall-clock moment the samples' times count from. */
+  public Instant startedAt() {
+    return startedAt;
   }
 
   private void run() {
@@ -55,13 +101,9 @@ public final class BacklogProbe implements AutoCloseable {
   private Optional<Long> sample() {
     try {
       if (connection == null || !connection.isOpen()) {
-        connection = AmqpConnections.open(amqp, "nemesis-backlog-probe");
+        connection = AmqpConnections.open(amqp, thread.getName());
       }
-      long total = 0;
-      for (long n : Topology.depths(connection, amqp).values()) {
-        total += Math.max(0, n);
-      }
-      return Optional.of(total);
+      return Optional.of(count.messages(connection));
     } catch (Exception e) {
       closeConnection();
       return Optional.empty();

@@ -13,6 +13,7 @@ import org.albumstore.embedded.cluster.RabbitNode;
 import org.albumstore.faults.harness.ClusterStack;
 import org.albumstore.faults.harness.ClusterWorld;
 import org.albumstore.faults.harness.ConsumerProcess;
+import org.albumstore.faults.harness.Release;
 
 /**
  * Every {@link FaultKind} on the cluster topology: the nodes of a {@link ClusterStack}, the servers
@@ -76,6 +77,20 @@ public final class ClusterInjector implements Nemesis.Injector {
     this.slowQueries = new SlowQueries(cluster.db(), SLOW_STATEMENT_SECONDS);
   }
 
+  /** Consumer {@code i} as this injector knows it: the one a kill of {@code i} would hit. */
+  public ConsumerProcess consumer(int i) {
+    return consumers.get(i);
+  }
+
+  /**
+   * Consumer {@code i} is {@code replacement} from now on (an upgrade replaced it): a later kill of
+   * {@code i}, and its heal, act on it. The caller keeps this from racing a kill or heal of the
+   * same consumer.
+   */
+  public void replacedConsumer(int i, ConsumerProcess replacement) {
+    consumers.set(i, replacement);
+  }
+
   /** How many instances of each tier a schedule may pick from. */
   public Map<FaultKind.Tier, Integer> instances() {
     return Map.of(
@@ -103,7 +118,7 @@ public final class ClusterInjector implements Nemesis.Injector {
       case SERVER_TERM -> world.servers().get(i).stop();
       case CONSUMER_KILL -> consumers.get(i).kill();
       case SERVER_ADD -> world.addServer();
-      case CONSUMER_ADD -> addedConsumers.put(f, startConsumerAsSupervised());
+      case CONSUMER_ADD -> addedConsumers.put(f, startConsumerAsSupervised(Release.current()));
       case DB_FAILOVER -> cluster.failoverDatabase().orElseThrow().failover();
       case DISK_ALARM -> {
         RabbitNode node = brokers.nodes().get(i);
@@ -149,8 +164,9 @@ public final class ClusterInjector implements Nemesis.Injector {
         }
       }
       case CONSUMER_KILL -> {
-        if (!consumers.get(i).isAlive()) {
-          consumers.set(i, startConsumerAsSupervised());
+        ConsumerProcess killed = consumers.get(i);
+        if (!killed.isAlive()) {
+          consumers.set(i, startConsumerAsSupervised(killed.release()));
         }
       }
       case SERVER_ADD -> world.removeAddedServer();
@@ -174,13 +190,14 @@ public final class ClusterInjector implements Nemesis.Injector {
   /**
    * A consumer started again as its supervisor does (systemd's {@code Restart=on-failure}, an ECS
    * service): one that exits because the broker did not answer its start (a node just killed or cut
-   * off behind the balancer) is started again, for {@value #SUPERVISED_START_SECONDS} s.
+   * off behind the balancer) is started again, for {@value #SUPERVISED_START_SECONDS} s. Of {@code
+   * release}: a supervisor restarts what was deployed.
    */
-  private ConsumerProcess startConsumerAsSupervised() throws Exception {
+  private ConsumerProcess startConsumerAsSupervised(Release release) throws Exception {
     long deadline = System.nanoTime() + Duration.ofSeconds(SUPERVISED_START_SECONDS).toNanos();
     while (true) {
       try {
-        return world.startConsumer();
+        return world.startConsumer(release);
       } catch (IllegalStateException exited) {
         if (System.nanoTime() > deadline) {
           throw exited;

@@ -2,10 +2,8 @@ package org.albumstore.faults.nemesis;
 
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
-import java.util.Set;
 import org.albumstore.client.history.History;
 import org.albumstore.client.history.Operation;
 
@@ -46,45 +44,9 @@ public record FaultImpact(
   }
 
   private static FaultImpact measure(Fault f, List<Operation> ops, long from, long to) {
-    Set<String> keysSeen = new HashSet<>();
-    List<Long> oks = new ArrayList<>();
-    List<Long> writeMicros = new ArrayList<>();
-    long answered503 = 0;
-    long failed = 0;
-    long retries = 0;
-    for (Operation o : ops) { // in completion order, roughly: the gaps below sort their own times
-      if (o.key() != null && o.sentMicros() < from) {
-        keysSeen.add(o.key());
-      }
-    }
-    for (Operation o : ops) {
-      if (o.sentMicros() < from || o.sentMicros() > to) {
-        continue;
-      }
-      if (o.key() != null && !keysSeen.add(o.key())) {
-        retries++;
-      }
-      if (o.key() != null) {
-        writeMicros.add(o.endMicros() - o.sentMicros());
-      }
-      if (o.isSuccess()) {
-        oks.add(o.endMicros());
-      } else if (o.status() == 503) {
-        answered503++;
-      } else {
-        failed++;
-      }
-    }
-    oks.sort(null);
-    long longest = 0;
-    long previous = from;
-    for (long t : oks) {
-      longest = Math.max(longest, t - previous);
-      previous = Math.max(previous, t);
-    }
-    longest = Math.max(longest, oks.isEmpty() ? to - from : 0);
+    WindowImpact w = WindowImpact.measure(ops, from, to);
     return new FaultImpact(
-        f, Duration.ofNanos(longest * 1_000), answered503, failed, retries, p99(writeMicros));
+        f, w.longestWithoutOk(), w.answered503(), w.failed(), w.retries(), w.writeP99());
   }
 
   /**
@@ -93,33 +55,13 @@ public record FaultImpact(
    */
   public static Duration quietWriteP99(
       NemesisSchedule schedule, History history, long loadStartMicros) {
-    List<Long> micros = new ArrayList<>();
-    for (Operation o : history.operations()) {
-      if (o.key() == null) {
-        continue;
-      }
-      boolean inAFault = false;
-      for (Fault f : schedule.faults()) {
-        long from = loadStartMicros + f.start().toNanos() / 1_000;
-        long to = loadStartMicros + (f.heal().plusSeconds(RECOVERY_SECONDS)).toNanos() / 1_000;
-        inAFault |= o.sentMicros() >= from && o.sentMicros() <= to;
-      }
-      if (!inAFault) {
-        micros.add(o.endMicros() - o.sentMicros());
-      }
+    List<long[]> windows = new ArrayList<>();
+    for (Fault f : schedule.faults()) {
+      long from = loadStartMicros + f.start().toNanos() / 1_000;
+      long to = loadStartMicros + (f.heal().plusSeconds(RECOVERY_SECONDS)).toNanos() / 1_000;
+      windows.add(new long[] {from, to});
     }
-    return p99(micros);
-  }
-
-  /** Nearest rank; zero for no values. */
-  private static Duration p99(List<Long> micros) {
-    if (micros.isEmpty()) {
-      return Duration.ZERO;
-    }
-    List<Long> sorted = new ArrayList<>(micros);
-    sorted.sort(null);
-    int rank = (int) Math.ceil(0.99 * sorted.size()) - 1;
-    return Duration.ofNanos(sorted.get(Math.max(0, rank)) * 1_000);
+    return WindowImpact.writeP99Outside(history, windows);
   }
 
   @Override

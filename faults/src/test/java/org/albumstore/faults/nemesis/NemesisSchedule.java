@@ -75,6 +75,16 @@ public final class NemesisSchedule {
     return new NemesisSchedule(seed, length, faults);
   }
 
+  /**
+   * A schedule of {@code faults} as they are, drawn elsewhere (e.g. the one fault an upgrade's seed
+   * picks), for a {@link Nemesis} to play.
+   */
+  public static NemesisSchedule of(long seed, Duration length, List<Fault> faults) {
+    List<Fault> sorted = new ArrayList<>(faults);
+    sorted.sort(Comparator.comparing(Fault::start));
+    return new NemesisSchedule(seed, length, sorted);
+  }
+
   public long seed() {
     return seed;
   }

@@ -43,9 +43,11 @@ class DeadLetterRedriveTest {
                 "albumstore-version",
                 2));
 
-    AMQP.BasicProperties copy = DeadLetterRedrive.withoutReason(dead);
+    AMQP.BasicProperties copy = DeadLetterRedrive.copy(dead, "run-1");
 
-    assertThat(copy.getHeaders()).containsOnlyKeys("albumstore-version");
+    assertThat(copy.getHeaders())
+        .containsOnlyKeys("albumstore-version", DeadLetterRedrive.RUN_HEADER)
+        .containsEntry(DeadLetterRedrive.RUN_HEADER, "run-1");
     assertThat(copy.getMessageId()).isEqualTo("m1");
   }
 }

@@ -23,19 +23,36 @@ public final class PendingWrite {
   private final Review review;
   private final int estimatedBytes;
   private final long enqueuedNanos;
+  private final long acceptedAtMillis;
   private final CompletableFuture<Void> done = new CompletableFuture<>();
 
-  private PendingWrite(NewAlbum album, Review review, int estimatedBytes, long enqueuedNanos) {
+  private PendingWrite(
+      NewAlbum album,
+      Review review,
+      int estimatedBytes,
+      long enqueuedNanos,
+      long acceptedAtMillis) {
     this.album = album;
     this.review = review;
     this.estimatedBytes = estimatedBytes;
     this.enqueuedNanos = enqueuedNanos;
+    this.acceptedAtMillis = acceptedAtMillis;
   }
 
+  /** A review accepted now, by this machine's wall clock. */
   public static PendingWrite of(Review review, long nowNanos) {
+    return of(review, nowNanos, System.currentTimeMillis());
+  }
+
+  /**
+   * A review the server accepted at {@code acceptedAtMillis} (epoch milliseconds): the time a
+   * version 3 message carries for its album ({@code WriteBundle#reviewedAt}).
+   */
+  public static PendingWrite of(Review review, long nowNanos, long acceptedAtMillis) {
     Objects.requireNonNull(review, "review");
-    return new PendingWrite(
-        null, review, REVIEW_OVERHEAD + review.albumId().length() + 36, nowNanos);
+    // Its album ID twice (as a review or a count, and as a review time) and a time of 13 digits.
+    int bytes = REVIEW_OVERHEAD + 2 * review.albumId().length() + 36 + 13;
+    return new PendingWrite(null, review, bytes, nowNanos, acceptedAtMillis);
   }
 
   public static PendingWrite of(NewAlbum album, long nowNanos) {
@@ -48,7 +65,7 @@ public final class PendingWrite {
                 + album.profile().title().length()
                 + album.profile().year().length());
     long bytes = ALBUM_OVERHEAD + album.albumId().length() + base64 + text;
-    return new PendingWrite(album, null, (int) Math.min(Integer.MAX_VALUE, bytes), nowNanos);
+    return new PendingWrite(album, null, (int) Math.min(Integer.MAX_VALUE, bytes), nowNanos, 0);
   }
 
   /** The album this write creates, or null for a review. */
@@ -68,6 +85,11 @@ public final class PendingWrite {
 
   public long enqueuedNanos() {
     return enqueuedNanos;
+  }
+
+  /** When the server accepted this review, in epoch milliseconds; 0 for an album. */
+  public long acceptedAtMillis() {
+    return acceptedAtMillis;
   }
 
   /**

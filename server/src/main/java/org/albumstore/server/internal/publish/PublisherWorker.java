@@ -250,24 +250,31 @@ final class PublisherWorker implements Runnable {
   }
 
   /**
-   * The message of a bundle's writes. In version 2 the unkeyed reviews are counted per album, in
+   * The message of a bundle's writes. From version 2 the unkeyed reviews are counted per album, in
    * the order their albums first appear; in version 1 each travels on its own and gets the event ID
-   * that version requires.
+   * that version requires. Version 3 adds, per reviewed album, the latest time a review of it was
+   * accepted.
    */
   static WriteBundle toBundle(List<PendingWrite> writes, int version) {
     List<NewAlbum> albums = new ArrayList<>();
     List<Review> reviews = new ArrayList<>();
     Map<String, int[]> votes = new LinkedHashMap<>();
+    Map<String, Long> reviewedAt = new LinkedHashMap<>();
     for (PendingWrite w : writes) {
       Review r = w.review();
       if (w.album() != null) {
         albums.add(w.album());
-      } else if (r.keyed()) {
+        continue;
+      }
+      if (r.keyed()) {
         reviews.add(r);
       } else if (version >= 2) {
         votes.computeIfAbsent(r.albumId(), k -> new int[2])[r.vote() == Vote.LIKE ? 0 : 1]++;
       } else {
         reviews.add(new Review(RandomUuids.next(), r.albumId(), r.vote(), false));
+      }
+      if (version >= 3) {
+        reviewedAt.merge(r.albumId(), w.acceptedAtMillis(), Math::max);
       }
     }
     List<AlbumVotes> counted = new ArrayList<>(votes.size());
@@ -276,7 +283,8 @@ final class PublisherWorker implements Runnable {
     // Time-ordered (v7), so that the ledger's primary-key inserts land near the right edge of the
     // index instead of all over it.
     long now = System.currentTimeMillis();
-    return new WriteBundle(version, now, RandomUuids.timeOrdered(now), albums, reviews, counted);
+    return new WriteBundle(
+        version, now, RandomUuids.timeOrdered(now), albums, reviews, counted, reviewedAt);
   }
 
   /** The owned channel, reopened when it closed; null while none can be had (rate-limited). */

@@ -1,6 +1,7 @@
 package org.albumstore.server.internal.publish;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.entry;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -55,6 +56,27 @@ class PublisherWorkerTest {
     List<Review> unkeyed = m.reviews().stream().filter(r -> !r.keyed()).toList();
     assertThat(unkeyed).hasSize(2).allSatisfy(r -> assertThat(r.albumId()).isEqualTo("7"));
     assertThat(unkeyed).extracting(Review::eventId).doesNotContainNull().doesNotHaveDuplicates();
+  }
+
+  @Test
+  void version3CarriesEachReviewedAlbumsLatestAcceptTimeAndVersion2None() throws Exception {
+    Review keyed7 = new Review(java.util.UUID.randomUUID(), "7", Vote.LIKE, true);
+    List<PendingWrite> writes =
+        List.of(
+            PendingWrite.of(new Review(null, "7", Vote.LIKE, false), 0, 1_000),
+            PendingWrite.of(ALBUM, 0),
+            PendingWrite.of(keyed7, 0, 3_000),
+            PendingWrite.of(new Review(null, "9", Vote.DISLIKE, false), 0, 2_000),
+            PendingWrite.of(new Review(null, "7", Vote.DISLIKE, false), 0, 1_500));
+
+    WriteBundle v3 = EventCodec.decode(EventCodec.encode(PublisherWorker.toBundle(writes, 3)));
+    WriteBundle v2 = EventCodec.decode(EventCodec.encode(PublisherWorker.toBundle(writes, 2)));
+
+    assertThat(v3.version()).isEqualTo(3);
+    assertThat(v3.reviewedAt()).containsExactly(entry("7", 3_000L), entry("9", 2_000L));
+    assertThat(v3.votes()).isEqualTo(v2.votes());
+    assertThat(v3.reviews()).isEqualTo(v2.reviews()).containsExactly(keyed7);
+    assertThat(v2.reviewedAt()).isEmpty();
   }
 
   @Test

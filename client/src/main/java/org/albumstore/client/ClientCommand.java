@@ -277,6 +277,17 @@ final class ClientCommand {
   Double duration;
 
   @Option(
+      names = "--end-file",
+      paramLabel = "PATH",
+      description = {
+        "Ends the load early once PATH exists, as the end of --duration would (the drain, the"
+            + " audit and the report follow): the signal of a process that runs beside the load,"
+            + " e.g. an upgrade that is done. Needs --duration, which stays the bound.",
+        "Default: none."
+      })
+  Path endFile;
+
+  @Option(
       names = "--rate-steps",
       paramLabel = "RATE",
       split = ",",

@@ -106,13 +106,15 @@ record ClientConfig(
    * @param ramp the ramped open model's first and last rate, over {@code duration}; empty when off
    * @param duration writers stop starting iterations this long after the load started; zero for no
    *     time bound ({@code iterations} only)
+   * @param endFile writers also stop once this file exists; absent when off
    */
   record Pacing(
       double rate,
       List<Double> steps,
       Duration stepDuration,
       List<Double> ramp,
-      Duration duration) {
+      Duration duration,
+      Optional<Path> endFile) {
     Pacing {
       steps = List.copyOf(steps);
       ramp = List.copyOf(ramp);

@@ -60,7 +60,12 @@ final class ConfigResolver {
             c.startupPhase,
             c.readBack),
         new ClientConfig.Pacing(
-            c.rate, steps, seconds(c.stepDuration), ramp, seconds(durationSeconds)),
+            c.rate,
+            steps,
+            seconds(c.stepDuration),
+            ramp,
+            seconds(durationSeconds),
+            Optional.ofNullable(c.endFile)),
         broker(c, settings),
         tiers(settings, url),
         new ClientConfig.Verification(c.verify, seconds(c.drainTimeout), c.verifyThreads),
@@ -205,7 +210,11 @@ final class ConfigResolver {
       throw new IllegalArgumentException("--duration must be >= 0, was " + c.duration);
     }
     // The steps end the run with the last one, unless --duration says otherwise.
-    return c.duration != null ? c.duration : steps.size() * c.stepDuration;
+    double seconds = c.duration != null ? c.duration : steps.size() * c.stepDuration;
+    if (c.endFile != null && !(seconds > 0)) {
+      throw new IllegalArgumentException("--end-file needs --duration, the load's bound");
+    }
+    return seconds;
   }
 
   /** {@code --iterations}: unbounded in a timed run unless given. */

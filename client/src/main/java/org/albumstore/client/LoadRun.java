@@ -51,6 +51,7 @@ import org.albumstore.client.internal.tiers.TierReadings;
 import org.albumstore.client.internal.tiers.TierSampler;
 import org.albumstore.client.internal.verify.AcknowledgedCsv;
 import org.albumstore.client.internal.verify.AcknowledgedWrites;
+import org.albumstore.client.internal.workload.EndFile;
 import org.albumstore.client.internal.workload.FixedRatePacer;
 import org.albumstore.client.internal.workload.Pacer;
 import org.albumstore.client.internal.workload.RampRatePacer;
@@ -455,7 +456,7 @@ final class LoadRun {
 
   /**
    * When a writer ends after its current iteration: the run was stopped, or --duration (also the
-   * steps' end) has passed since the load started.
+   * steps' end) has passed since the load started, or the --end-file exists.
    */
   private BooleanSupplier writerDone(long loadStart) {
     Duration duration = cfg.pacing().duration();
@@ -463,7 +464,9 @@ final class LoadRun {
       return this::stopped;
     }
     long end = loadStart + duration.toNanos();
-    return () -> stopped() || System.nanoTime() - end >= 0;
+    BooleanSupplier signalled =
+        cfg.pacing().endFile().<BooleanSupplier>map(EndFile::new).orElse(() -> false);
+    return () -> stopped() || System.nanoTime() - end >= 0 || signalled.getAsBoolean();
   }
 
   private List<QueueProbe> probes() {

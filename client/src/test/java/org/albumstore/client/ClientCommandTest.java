@@ -187,6 +187,17 @@ class ClientCommandTest {
   }
 
   @Test
+  void anEndFileEndsATimedLoadOnly() {
+    ClientConfig c = parse("--duration", "200", "--end-file", "upgrade.done");
+    assertThat(c.pacing().endFile()).contains(Path.of("upgrade.done"));
+    assertThat(c.pacing().duration()).isEqualTo(Duration.ofSeconds(200));
+    assertThat(parse("--duration", "200").pacing().endFile()).isEmpty();
+    assertThatThrownBy(() -> parse("--iterations", "5", "--end-file", "upgrade.done"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("--end-file needs --duration");
+  }
+
+  @Test
   void threadsIsOneGroup() {
     ClientConfig c = parse("--threads", "256", "--iterations", "7");
     assertThat(c.groups().size()).isEqualTo(256);

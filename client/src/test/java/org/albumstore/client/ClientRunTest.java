@@ -213,6 +213,33 @@ class ClientRunTest {
   }
 
   @Test
+  void anEndFileEndsATimedLoadEarlyAndTheRunIsStillAudited() throws Exception {
+    Path end = dir.resolve("load.end");
+    Thread signal =
+        new Thread(
+            () -> {
+              try {
+                Thread.sleep(1_000);
+                Files.createFile(end);
+              } catch (Exception e) {
+                throw new IllegalStateException(e);
+              }
+            });
+    signal.start();
+    ClientResult r =
+        run("--threads", "2", "--duration", "600", "--end-file", end.toString(), "--no-progress");
+    signal.join();
+    assertThat(r.exitCode()).as(out.toString(StandardCharsets.UTF_8)).isZero();
+    RunSummary s = r.summary();
+    // The file appears a second into the load: the writers end then, not after the 600 s the
+    // duration allows, and what they wrote is audited as at the end of a duration.
+    assertThat(s.wallSeconds()).isLessThan(300.0);
+    assertThat(s.stats("POST /albums").ok()).isGreaterThan(2);
+    assertThat(s.verification().status()).isEqualTo("ok");
+    assertThat(s.verification().albums()).isEqualTo(s.stats("POST /albums").ok());
+  }
+
+  @Test
   void aCrossedThresholdExitsWith99AndTheTableShowsEachThreshold() {
     ClientResult r =
         run(

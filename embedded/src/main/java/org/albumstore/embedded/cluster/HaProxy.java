@@ -24,6 +24,8 @@ import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import java.util.function.Predicate;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -69,6 +71,9 @@ public final class HaProxy implements AutoCloseable {
 
   /** Starts of a balancer whose port was taken between its choice and HAProxy's bind. */
   private static final int PORT_ATTEMPTS = 3;
+
+  /** The process on HAProxy's stats page: {@code <b>pid = </b> 1234 (process #1, ...}. */
+  private static final Pattern STATS_PID = Pattern.compile("pid = (?:</b>)?\\s*(\\d+)");
 
   /** What HAProxy logs when it cannot bind a frontend's port. */
   private static final String PORT_TAKEN = "Address already in use";
@@ -423,10 +428,7 @@ public final class HaProxy implements AutoCloseable {
 
   private void awaitListening(Path dir) throws IOException, InterruptedException {
     long deadline = System.nanoTime() + START_LIMIT.toNanos();
-    while (!(accepts(httpPort)
-        && accepts(amqpPort)
-        && accepts(databasePort)
-        && accepts(statsPort))) {
+    while (!(accepts(httpPort) && accepts(amqpPort) && accepts(databasePort) && servesStats())) {
       if (!process.isAlive() || System.nanoTime() > deadline) {
         throw new IllegalStateException(
             "HAProxy did not start: "
@@ -434,6 +436,34 @@ public final class HaProxy implements AutoCloseable {
       }
       Thread.sleep(50);
     }
+  }
+
+  /**
+   * True once this process serves its stats page. A port that accepts proves little: HAProxy binds
+   * its frontends one after another before it serves any, and exits when one of them is taken, so
+   * for a moment its other ports accept and the taken one accepts for the process holding it (seen
+   * on CI: a start on a port another balancer held passed for a success). The page names the
+   * process that serves it, which does so only once every bind has succeeded.
+   */
+  private boolean servesStats() throws InterruptedException {
+    if (!accepts(statsPort)) {
+      return false;
+    }
+    HttpRequest get =
+        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + statsPort + "/stats"))
+            .timeout(Duration.ofSeconds(2))
+            .build();
+    try {
+      Matcher pid = STATS_PID.matcher(http.send(get, HttpResponse.BodyHandlers.ofString()).body());
+      return pid.find() && isOurs(Long.parseLong(pid.group(1)));
+    } catch (IOException e) {
+      return false;
+    }
+  }
+
+  /** HAProxy's own process, or one it runs under (a wrapper on the PATH that did not exec it). */
+  private boolean isOurs(long pid) {
+    return pid == process.pid() || process.descendants().anyMatch(d -> d.pid() == pid);
   }
 
   /** True for an absent frontend (port 0). */

@@ -65,62 +65,75 @@ public record ClientProcess(int exitCode, String output) {
    */
   public static ClientProcess runWithHistory(
       String name, HistoryLoad load, Duration slack, Path out) {
+    return runWithHistory(name, load, slack, out, List.of());
+  }
+
+  /**
+   * As {@link #runWithHistory(String, HistoryLoad, Duration, Path)}, with {@code more} client
+   * options after the load's (e.g. {@code --end-file}).
+   */
+  public static ClientProcess runWithHistory(
+      String name, HistoryLoad load, Duration slack, Path out, List<String> more) {
+    List<String> args = new ArrayList<>(historyArgs(load, out));
+    args.addAll(more);
     try {
+      // The history and its check hold every operation: 256 MiB ran out at the end of a
+      // 10-minute run at about 600 writes/s (150,000 albums); the last -Xmx given wins.
       return run(
-          name,
-          load.length().plus(slack),
-          // The history and its check hold every operation: 256 MiB ran out at the end of a
-          // 10-minute run at about 600 writes/s (150,000 albums); the last -Xmx given wins.
-          List.of(HISTORY_HEAP),
-          "--url",
-          load.url(),
-          "--queue",
-          load.amqp().queue(),
-          "--amqp-uri",
-          load.amqp().uri(),
-          "--rmq-api",
-          "none",
-          "--server-metrics",
-          "none",
-          "--consumer-metrics",
-          "none",
-          "--jdbc-url",
-          load.db().jdbcUrl(),
-          "--db-user",
-          load.db().user(),
-          "--db-password",
-          load.db().password(),
-          "--run-id",
-          load.runId(),
-          "--threads",
-          Integer.toString(load.threads()),
-          "--rate",
-          Integer.toString(load.rate()),
-          "--duration",
-          Long.toString(load.length().toSeconds()),
-          "--iterations",
-          "100000",
-          "--warmup-iterations",
-          "0",
-          "--history",
-          "--read-back",
-          "50",
-          "--get-threads",
-          "2",
-          "--retries",
-          "10",
-          "--timeout",
-          "15",
-          "--drain-timeout",
-          Long.toString(load.drainTimeout().toSeconds()),
-          "--no-progress",
-          "--out",
-          out.toString());
+          name, load.length().plus(slack), List.of(HISTORY_HEAP), args.toArray(String[]::new));
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IllegalStateException(e);
     }
+  }
+
+  private static List<String> historyArgs(HistoryLoad load, Path out) {
+    return List.of(
+        "--url",
+        load.url(),
+        "--queue",
+        load.amqp().queue(),
+        "--amqp-uri",
+        load.amqp().uri(),
+        "--rmq-api",
+        "none",
+        "--server-metrics",
+        "none",
+        "--consumer-metrics",
+        "none",
+        "--jdbc-url",
+        load.db().jdbcUrl(),
+        "--db-user",
+        load.db().user(),
+        "--db-password",
+        load.db().password(),
+        "--run-id",
+        load.runId(),
+        "--threads",
+        Integer.toString(load.threads()),
+        "--rate",
+        Integer.toString(load.rate()),
+        "--duration",
+        Long.toString(load.length().toSeconds()),
+        "--iterations",
+        "100000",
+        "--warmup-iterations",
+        "0",
+        "--history",
+        "--read-back",
+        "50",
+        "--get-threads",
+        "2",
+        "--retries",
+        "10",
+        "--timeout",
+        "15",
+        "--drain-timeout",
+        Long.toString(load.drainTimeout().toSeconds()),
+        "--no-progress",
+        "--out",
+        out.toString());
   }
 }

@@ -2,6 +2,8 @@ package org.albumstore.faults.upgrade;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -20,6 +22,7 @@ import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
 import org.albumstore.client.RequestType;
 import org.albumstore.client.history.History;
 import org.albumstore.client.history.HistoryCheck;
@@ -59,6 +62,15 @@ public final class UpgradeRun {
 
   /** How long the client may wait for the queue to drain and the counts to agree at the end. */
   private static final Duration DRAIN = Duration.ofSeconds(120);
+
+  /**
+   * The load after the last step when the steps ran late: long enough for what that step changed to
+   * be written, read and judged before the load ends.
+   */
+  private static final Duration AFTER_LAST_STEP = Duration.ofSeconds(15);
+
+  /** How far the load may outlast its planned length while it waits for late steps. */
+  private static final Duration OVERRUN = Duration.ofMinutes(3);
 
   /** What a run plays: the plan and seed, and the load's length, rate and writer threads. */
   public record Settings(UpgradePlan plan, long seed, Duration length, int rate, int threads) {
@@ -212,14 +224,17 @@ public final class UpgradeRun {
     BacklogProbe backlog;
     BacklogProbe deadLetters;
     List<Throwable> failures = new ArrayList<>();
+    Path endFile = out.resolve("load.end");
+    Thread ending = new Thread(() -> endLoad(upgrader, settings.length(), endFile), "load-end");
     try (nemesis) {
       try {
         CompletableFuture<ClientProcess> load =
-            CompletableFuture.supplyAsync(() -> client(settings, world, out));
+            CompletableFuture.supplyAsync(() -> client(settings, world, out, endFile));
         backlog = BacklogProbe.start(world.amqp());
         deadLetters = BacklogProbe.deadLetters(world.amqp());
         nemesis.start();
         upgrader.start();
+        ending.start();
         try (backlog;
             deadLetters) {
           client = load.get();
@@ -231,12 +246,33 @@ public final class UpgradeRun {
           failures.add(new IllegalStateException("the fault was not healed"));
         }
       } finally {
+        ending.interrupt();
         upgrader.stop();
       }
     }
     failures.addAll(upgrader.failures());
     failures.addAll(nemesis.failures());
     return new Played(client, backlog, deadLetters, failures);
+  }
+
+  /**
+   * Ends the client's load at its planned length, or {@link #AFTER_LAST_STEP} after the last step
+   * when the steps ran past that (a busy machine): the load outlasts the upgrade in every run. The
+   * client's {@code --duration}, the length plus {@link #OVERRUN}, bounds the wait.
+   */
+  private static void endLoad(Upgrader upgrader, Duration length, Path endFile) {
+    long planned = System.nanoTime() + length.toNanos();
+    try {
+      upgrader.awaitDone(length.plus(OVERRUN));
+      long end = Math.max(planned, System.nanoTime() + AFTER_LAST_STEP.toNanos());
+      TimeUnit.NANOSECONDS.sleep(end - System.nanoTime());
+      Files.createFile(endFile);
+      log.info("the load ends: the upgrade's steps are done ({})", endFile);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
   }
 
   private static Result result(
@@ -328,8 +364,12 @@ public final class UpgradeRun {
     return missing;
   }
 
-  /** client.jar through the balancer; the load's length plus the drain and the checks at most. */
-  private static ClientProcess client(Settings settings, ClusterWorld world, Path out) {
+  /**
+   * client.jar through the balancer until {@code endFile} exists ({@link #endLoad}); its bound is
+   * the load's length and {@link #OVERRUN}, plus the drain and the checks.
+   */
+  private static ClientProcess client(
+      Settings settings, ClusterWorld world, Path out, Path endFile) {
     return ClientProcess.runWithHistory(
         settings.name() + "-client",
         new ClientProcess.HistoryLoad(
@@ -339,9 +379,10 @@ public final class UpgradeRun {
             world.runId(),
             settings.threads(),
             settings.rate(),
-            settings.length(),
+            settings.length().plus(OVERRUN),
             DRAIN),
         DRAIN.plus(Duration.ofMinutes(3)),
-        out);
+        out,
+        List.of("--end-file", endFile.toString()));
   }
 }

@@ -16,7 +16,8 @@ import org.albumstore.faults.nemesis.FaultKind;
  * <p>The steps are planned in the first {@value #UPGRADE_SHARE} of the load, one per equal slot,
  * each at a drawn moment in the first half of its slot; the rest of the load runs on the final
  * releases, so that what the last step changed (version 3 written and applied, a redrive applied)
- * is read and judged before the load ends. The fault is healed before the last planned step.
+ * is read and judged before the load ends; when the steps run late, {@code UpgradeRun} holds the
+ * load until a margin after the last. The fault is healed before the last planned step.
  */
 public record UpgradeSchedule(
     long seed, UpgradePlan plan, Duration length, List<UpgradeStep> steps, Fault fault) {

@@ -21,7 +21,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.Function;
 import java.util.function.Predicate;
 import java.util.regex.Matcher;
@@ -656,9 +658,25 @@ public final class HaProxy implements AutoCloseable {
   /** Stops HAProxy by its PID (SIGTERM, then SIGKILL after 5 s). */
   @Override
   public void close() throws InterruptedException {
-    process.destroy();
-    if (!process.waitFor(5, TimeUnit.SECONDS)) {
-      process.destroyForcibly().waitFor(5, TimeUnit.SECONDS);
+    // HAProxy itself, or under a wrapper that did not exec it (isOurs): stop both.
+    List<ProcessHandle> started = new ArrayList<>(process.descendants().toList());
+    started.add(process.toHandle());
+    started.forEach(ProcessHandle::destroy);
+    for (ProcessHandle p : started) {
+      if (!exited(p)) {
+        p.destroyForcibly();
+        exited(p);
+      }
+    }
+  }
+
+  /** Waits up to 5 s for {@code p} to exit. */
+  private static boolean exited(ProcessHandle p) throws InterruptedException {
+    try {
+      p.onExit().get(5, TimeUnit.SECONDS);
+      return true;
+    } catch (ExecutionException | TimeoutException e) {
+      return false;
     }
   }
 }

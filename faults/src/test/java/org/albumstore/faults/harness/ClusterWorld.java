@@ -250,6 +250,26 @@ public final class ClusterWorld implements AutoCloseable {
     return p;
   }
 
+  /**
+   * A consumer of {@code release} started as its supervisor does (systemd's {@code
+   * Restart=on-failure}, an ECS service): one that exits because the broker did not answer its
+   * start (a node just killed, paused or cut off behind the balancer) is started again, every 2 s
+   * for {@code limit}. Of {@code release}: a supervisor restarts what was deployed.
+   */
+  public ConsumerProcess startConsumerSupervised(Release release, Duration limit) throws Exception {
+    long deadline = System.nanoTime() + limit.toNanos();
+    while (true) {
+      try {
+        return startConsumer(release);
+      } catch (IllegalStateException exited) {
+        if (System.nanoTime() > deadline) {
+          throw exited;
+        }
+        Thread.sleep(2_000);
+      }
+    }
+  }
+
   private ConsumerProcess launchConsumer(Release release, String... extraArgs) throws IOException {
     String consumerName = name + "-consumer-" + (consumers.size() + 1);
     // The queue is declared by whichever side starts first, with the same arguments.

@@ -24,7 +24,7 @@ public final class ClusterInjector implements Nemesis.Injector {
   /** RabbitMQ's default high watermark, restored when a memory alarm is healed. */
   private static final String DEFAULT_WATERMARK = "0.4";
 
-  private static final int SUPERVISED_START_SECONDS = 90;
+  private static final Duration SUPERVISED_START = Duration.ofSeconds(90);
 
   /**
    * A disk alarm's limit: this much above the free space, so that neither writes nor what is
@@ -118,7 +118,8 @@ public final class ClusterInjector implements Nemesis.Injector {
       case SERVER_TERM -> world.servers().get(i).stop();
       case CONSUMER_KILL -> consumers.get(i).kill();
       case SERVER_ADD -> world.addServer();
-      case CONSUMER_ADD -> addedConsumers.put(f, startConsumerAsSupervised(Release.current()));
+      case CONSUMER_ADD ->
+          addedConsumers.put(f, world.startConsumerSupervised(Release.current(), SUPERVISED_START));
       case DB_FAILOVER -> cluster.failoverDatabase().orElseThrow().failover();
       case DISK_ALARM -> {
         RabbitNode node = brokers.nodes().get(i);
@@ -166,7 +167,7 @@ public final class ClusterInjector implements Nemesis.Injector {
       case CONSUMER_KILL -> {
         ConsumerProcess killed = consumers.get(i);
         if (!killed.isAlive()) {
-          consumers.set(i, startConsumerAsSupervised(killed.release()));
+          consumers.set(i, world.startConsumerSupervised(killed.release(), SUPERVISED_START));
         }
       }
       case SERVER_ADD -> world.removeAddedServer();
@@ -184,26 +185,6 @@ public final class ClusterInjector implements Nemesis.Injector {
               false,
               () -> new String[] {"set_disk_free_limit", RabbitCluster.DISK_FREE_LIMIT});
       case SLOW_DATABASE -> slowQueries.heal();
-    }
-  }
-
-  /**
-   * A consumer started again as its supervisor does (systemd's {@code Restart=on-failure}, an ECS
-   * service): one that exits because the broker did not answer its start (a node just killed or cut
-   * off behind the balancer) is started again, for {@value #SUPERVISED_START_SECONDS} s. Of {@code
-   * release}: a supervisor restarts what was deployed.
-   */
-  private ConsumerProcess startConsumerAsSupervised(Release release) throws Exception {
-    long deadline = System.nanoTime() + Duration.ofSeconds(SUPERVISED_START_SECONDS).toNanos();
-    while (true) {
-      try {
-        return world.startConsumer(release);
-      } catch (IllegalStateException exited) {
-        if (System.nanoTime() > deadline) {
-          throw exited;
-        }
-        Thread.sleep(2_000);
-      }
     }
   }
 

@@ -83,7 +83,7 @@ final class ConsumerSlots implements Nemesis.Injector {
   synchronized Replaced replace(int i, Release release) throws Exception {
     ConsumerProcess old = injector.consumer(i);
     int exit = old.terminate(TERM_LIMIT);
-    ConsumerProcess next = startSupervised(release);
+    ConsumerProcess next = world.startConsumerSupervised(release, START_LIMIT);
     injector.replacedConsumer(i, next);
     stopped.remove(i);
     return new Replaced(old, exit, Math.max(0, old.stoppedCounter("deadLettered")), next);
@@ -111,23 +111,5 @@ final class ConsumerSlots implements Nemesis.Injector {
       }
     }
     return out;
-  }
-
-  /**
-   * A consumer of {@code release}, started again while it exits because the broker did not answer
-   * its start (a node paused behind the balancer), as a supervisor would.
-   */
-  private ConsumerProcess startSupervised(Release release) throws Exception {
-    long deadline = System.nanoTime() + START_LIMIT.toNanos();
-    while (true) {
-      try {
-        return world.startConsumer(release);
-      } catch (IllegalStateException exited) {
-        if (System.nanoTime() > deadline) {
-          throw exited;
-        }
-        Thread.sleep(2_000);
-      }
-    }
   }
 }

@@ -339,14 +339,14 @@ public final class AlbumStoreConsumer implements AutoCloseable {
     log.info("schema applied to {}", database.jdbcUrl());
   }
 
+  /** SQLSTATE 55000: what PostgreSQL says when an object is not ready for an operation. */
+  private static final String OBJECT_NOT_IN_PREREQUISITE_STATE = "55000";
+
   /**
    * Refuses to start on a database whose schema predates this release: its batches would fail on
    * the missing column and retry until the expand. A database that cannot be asked now (an outage
    * at start-up) is not refused: the batches wait for it as for any outage.
    */
-  /** SQLSTATE 55000: what PostgreSQL says when an object is not ready for an operation. */
-  private static final String OBJECT_NOT_IN_PREREQUISITE_STATE = "55000";
-
   private static void requireExpanded(HikariDataSource pool, DatabaseSettings database)
       throws SQLException {
     boolean expanded;
